@@ -1,0 +1,1 @@
+"""jaxdc: typed JAX pytree dataclasses (runtime core being written)."""
