@@ -1,0 +1,30 @@
+from typing import TypeVar, overload
+
+from typing_extensions import dataclass_transform
+
+from jaxdc._field import field, static_field
+
+_T = TypeVar("_T")
+
+class PytreeDataclassDecorator:
+    """What `pytree_dataclass(...)` returns; a named class so the mypy plugin can hook it."""
+
+    def __call__(self, cls: type[_T], /) -> type[_T]: ...
+
+# dataclass_transform goes on the first overload (PEP 681); both forms share it.
+@overload
+@dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
+def pytree_dataclass(cls: type[_T], /) -> type[_T]: ...
+@overload
+def pytree_dataclass(
+    *,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = True,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    frozen: bool = True,
+    match_args: bool = True,
+    kw_only: bool = False,
+    slots: bool = False,
+) -> PytreeDataclassDecorator: ...

@@ -1,0 +1,39 @@
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar, overload, type_check_only
+
+from jax import Device
+from jax.stages import Lowered
+from typing_extensions import Concatenate, ParamSpec, Self
+
+_P = ParamSpec("_P")
+_P2 = ParamSpec("_P2")
+_R_co = TypeVar("_R_co", covariant=True)
+_S = TypeVar("_S")
+
+# Stub-only: the runtime returns jax's own jitted callable. The ParamSpec keeps the wrapped
+# signature, so call sites are checked exactly as if the function were undecorated.
+@type_check_only
+class _Jitted(Generic[_P, _R_co]):
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
+    def lower(self, *args: _P.args, **kwargs: _P.kwargs) -> Lowered: ...
+    # Decorated methods bind `self` like plain functions do.
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None, /) -> Self: ...
+    @overload
+    def __get__(
+        self: _Jitted[Concatenate[_S, _P2], _R_co], instance: _S, owner: type[Any] | None = None, /
+    ) -> _Jitted[_P2, _R_co]: ...
+
+@overload
+def jit(fun: Callable[_P, _R_co], /) -> _Jitted[_P, _R_co]: ...
+@overload
+def jit(
+    *,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
+    inline: bool = False,
+    keep_unused: bool = False,
+) -> Callable[[Callable[_P, _R_co]], _Jitted[_P, _R_co]]: ...

@@ -1,0 +1,25 @@
+from typing import Any
+
+from typing_extensions import Self, dataclass_transform
+
+from jaxdc._field import field, static_field
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
+class PyTreeNode:
+    """Subclassing decorates: class keywords are the `pytree_dataclass(...)` options."""
+
+    def __init_subclass__(
+        cls,
+        *,
+        init: bool = True,
+        repr: bool = True,
+        eq: bool = True,
+        order: bool = False,
+        unsafe_hash: bool = False,
+        frozen: bool = True,
+        match_args: bool = True,
+        kw_only: bool = False,
+        slots: bool = False,
+        **kwargs: Any,
+    ) -> None: ...
+    def replace(self, **changes: Any) -> Self: ...
