@@ -1,0 +1,213 @@
+"""Run every jaxdc benchmark in one process and print one markdown report.
+
+    python benchmarks/run.py            # full run (a few minutes)
+    python benchmarks/run.py --quick    # ~1 minute, fewer rounds
+    python benchmarks/run.py --only micro,nested   # sections: micro, imports, nested
+
+The report goes to stdout and to benchmarks/results-<python>.md (raw samples in
+results-<python>.json). See benchmarks/README.md for the method.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import jax  # noqa: E402
+
+import imports  # noqa: E402
+import micro  # noqa: E402
+import nested_update  # noqa: E402
+from harness import Job, ratio, run_interleaved  # noqa: E402
+from peers import REFERENCE, SHAPES, all_peers  # noqa: E402
+
+IMPORT_TARGET_MS = 15.0
+
+
+def _fmt_abs(ns: float) -> str:
+    if ns < 1e3:
+        return f"{ns:.0f} ns"
+    if ns < 1e6:
+        return f"{ns / 1e3:.3g} µs"
+    return f"{ns / 1e6:.3g} ms"
+
+
+def _fmt_ratio(x: float) -> str:
+    return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+def _progress(msg: str) -> None:
+    print(f"  .. {msg}", file=sys.stderr, flush=True)
+
+
+def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
+    jobs, skipped = micro.all_jobs(peers)
+    _progress(f"micro: {len(jobs)} timings, {args.rounds} rounds of ~{args.sample_ms} ms samples")
+    run_interleaved(jobs, args.rounds, args.sample_ms, progress=_progress if args.verbose else None)
+    by = {(j.cell, j.lib): j for j in jobs}
+    libs = [p.key for p in peers if p.key not in skipped]
+    others = [k for k in libs if k not in (REFERENCE, "jaxdc")]
+    has_jaxdc = "jaxdc" in libs
+    head = ["op", "shape", f"{REFERENCE} (abs)"]
+    if has_jaxdc:
+        head += ["**jaxdc**", "target"]
+    head += others
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    misses: list[str] = []
+    raw: dict = {}
+    for op, label in micro.OPS:
+        for shape in SHAPES:
+            ref = by[((shape, op), REFERENCE)]
+            ref_med = statistics.median(ref.samples)
+            abs_s = _fmt_abs(ref_med) + ("/read" if op.startswith("attr") else "")
+            row = [label, shape, abs_s]
+            raw[f"{op}/{shape}"] = {k: by[((shape, op), k)].samples for k in libs}
+            if has_jaxdc:
+                r = ratio(by[((shape, op), "jaxdc")].samples, ref.samples)
+                target = micro.TARGETS.get(op)
+                mark = ""
+                if target is not None:
+                    ok = r.ratio <= target
+                    mark = " ✅" if ok else " ❌"
+                    if not ok:
+                        misses.append(f"{label} / {shape}: {r.ratio:.2f} (target ≤ {target:.2f}, "
+                                      f"paired IQR {r.q1:.2f}–{r.q3:.2f})")
+                row += [f"**{_fmt_ratio(r.ratio)}** ±{r.spread:.2f}{mark}",
+                        f"≤ {target:.2f}" if target is not None else "–"]
+            for k in others:
+                row.append(_fmt_ratio(ratio(by[((shape, op), k)].samples, ref.samples).ratio))
+            lines.append("| " + " | ".join(row) + " |")
+    notes = [f"- `{k}` skipped: {why}" for k, why in skipped.items()]
+    return lines, {"micro": raw}, misses + notes
+
+
+def imports_section(peers, args) -> tuple[list[str], dict, list[str]]:
+    libs = {p.key: p.import_stmt for p in peers if p.import_stmt and not (p.error and p.key != "jaxdc")}
+    _progress(f"imports: {len(libs)} libraries x {args.import_rounds} rounds (subprocesses)")
+    res = imports.measure(libs, args.import_rounds)
+    lines = ["| library | `import` on top of `import jax` (best of "
+             f"{args.import_rounds}, wall) | CPU | heavy packages it pulls in |", "|---|---|---|---|"]
+    misses: list[str] = []
+    for r in sorted(res, key=lambda r: min(r.wall_ms) if r.wall_ms else 1e9):
+        if r.error:
+            lines.append(f"| {r.lib} | – ({r.error}) | – | – |")
+            continue
+        best, cpu = min(r.wall_ms), min(r.cpu_ms)
+        mark = ""
+        if r.lib == "jaxdc":
+            ok = best < IMPORT_TARGET_MS
+            mark = f" {'✅' if ok else '❌'} (target < {IMPORT_TARGET_MS:.0f} ms)"
+            if not ok:
+                misses.append(f"import jaxdc: {best:.1f} ms (target < {IMPORT_TARGET_MS:.0f} ms)")
+        name = f"**{r.lib}**" if r.lib == "jaxdc" else r.lib
+        lines.append(f"| {name} | {best:.1f} ms{mark} | {cpu:.1f} ms | {', '.join(r.heavy) or '–'} |")
+    return lines, {"imports": {r.lib: {"wall_ms": r.wall_ms, "cpu_ms": r.cpu_ms, "heavy": r.heavy,
+                                       "error": r.error} for r in res}}, misses
+
+
+def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
+    jobs, skipped = nested_update.jobs({p.key: p for p in peers})
+    _progress(f"nested update: {len(jobs)} methods x {args.rounds} rounds")
+    run_interleaved(jobs, args.rounds, args.sample_ms)
+    ref = next(j for j in jobs if j.lib == nested_update.REFERENCE)
+    lines = ["| update `o.a.b.c.x` in the 40-node tree | median | × chained `dataclasses.replace` |",
+             "|---|---|---|"]
+    misses: list[str] = []
+    for j in jobs:
+        r = ratio(j.samples, ref.samples)
+        mark = ""
+        if j.lib == nested_update.TARGET[0]:
+            ok = r.ratio <= nested_update.TARGET[1]
+            mark = f" {'✅' if ok else '❌'} (target ≤ {nested_update.TARGET[1]:.0f})"
+            if not ok:
+                misses.append(f"{j.lib}: {r.ratio:.2f}× chained replace (target ≤ 2)")
+        name = f"**{j.lib}**" if j.lib.startswith("jaxdc") or "jaxdc" in j.lib else j.lib
+        lines.append(f"| {name} | {_fmt_abs(statistics.median(j.samples))} | "
+                     f"{_fmt_ratio(r.ratio)} ±{r.spread:.2f}{mark} |")
+    notes = [f"- `{k}` skipped: {why}" for k, why in skipped.items()]
+    return lines, {"nested_update": {j.lib: j.samples for j in jobs}}, misses + notes
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer rounds, ~1 minute")
+    ap.add_argument("--only", default="micro,imports,nested", help="comma-separated sections")
+    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 31, quick 11)")
+    ap.add_argument("--sample-ms", type=float, help="target CPU ms per sample (default 4, quick 2)")
+    ap.add_argument("--import-rounds", type=int, help="subprocesses per library (default 7, quick 3)")
+    ap.add_argument("--out", help="markdown output path (default benchmarks/results-<python>.md)")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args()
+    args.rounds = args.rounds or (11 if args.quick else 31)
+    args.sample_ms = args.sample_ms or (2.0 if args.quick else 4.0)
+    args.import_rounds = args.import_rounds or (3 if args.quick else 7)
+    sections = args.only.split(",")
+
+    pyver = f"{sys.version_info.major}.{sys.version_info.minor}"
+    t0 = time.perf_counter()
+    peers = all_peers()
+    versions = []
+    for mod in ("jaxdc", "flax", "jax_dataclasses", "equinox", "chex", "tjax", "ojax"):
+        try:
+            from importlib.metadata import version
+            versions.append(f"{mod} {version(mod)}")
+        except Exception:
+            pass
+    out = [f"### Python {platform.python_version()} · jax {jax.__version__} · "
+           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+           f"{' · --quick' if args.quick else ''}",
+           "",
+           f"{platform.machine()}, {os.cpu_count()} CPUs, {', '.join(versions)}.",
+           ""]
+    raw: dict = {"python": platform.python_version(), "jax": jax.__version__, "quick": args.quick}
+    all_misses: list[str] = []
+    if "micro" in sections:
+        lines, data, notes = micro_section(peers, args)
+        raw.update(data)
+        out += ["Ratios to `jax.tree_util.register_dataclass` (= 1.00, lower is faster): thread CPU "
+                f"time, median of {args.rounds} interleaved rounds; `±` is half the interquartile "
+                "range of the per-round paired ratios. The reference column gives its absolute "
+                "median time (attribute reads: per single attribute lookup).", ""]
+        out += lines + [""]
+        all_misses += [n for n in notes if not n.startswith("- ")]
+        out += [n for n in notes if n.startswith("- ")]
+        out += [""]
+    if "nested" in sections:
+        lines, data, notes = nested_section(peers, args)
+        raw.update(data)
+        out += ["Nested update (one deep leaf of the 40-node tree):", ""] + lines + [""]
+        all_misses += [n for n in notes if not n.startswith("- ")]
+        out += [n for n in notes if n.startswith("- ")] + [""]
+    if "imports" in sections:
+        lines, data, notes = imports_section(peers, args)
+        raw.update(data)
+        out += ["Import cost on top of `import jax` (fresh subprocess per measurement):", ""]
+        out += lines + [""]
+        all_misses += notes
+    notes_peers = [f"- {p.key}: {p.note}" for p in peers if p.note and not p.error]
+    out += ["<details><summary>How each library is spelled</summary>", ""] + notes_peers + ["", "</details>", ""]
+    if any(p.key == "jaxdc" and not p.error for p in peers):
+        out += ["**jaxdc misses:** " + ("none" if not all_misses else ""), ""]
+        out += [f"- {m}" for m in all_misses] + ([""] if all_misses else [])
+    out.append(f"_total run time {time.perf_counter() - t0:.0f} s_")
+    text = "\n".join(out) + "\n"
+    print(text)
+    md = Path(args.out) if args.out else HERE / f"results-{pyver}.md"
+    md.write_text(text)
+    md.with_suffix(".json").write_text(json.dumps(raw, indent=1, default=str))
+    print(f"(written to {md})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
