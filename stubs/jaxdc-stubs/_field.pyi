@@ -16,7 +16,7 @@ def field(
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool = ...,
     static: bool | None = None,
-    pytree: bool = True,
+    pytree: bool | None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -29,7 +29,7 @@ def field(
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool = ...,
     static: bool | None = None,
-    pytree: bool = True,
+    pytree: bool | None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -41,7 +41,7 @@ def field(
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool = ...,
     static: bool | None = None,
-    pytree: bool = True,
+    pytree: bool | None = None,
 ) -> Any: ...
 
 # `static_field(**kw)` is `field(static=True, **kw)`; spelled out so the same overloads apply.

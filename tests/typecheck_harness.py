@@ -1,0 +1,264 @@
+"""Run pyright, mypy, mypy + jaxdc_mypy and plain Python over `typecheck_cases/`.
+
+A case states its own expectations, so one file says what every layer must report and that
+every other line is clean:
+
+- line 1 may be `# runtime: raises <ExceptionName>`: running the file must raise it (the
+  runtime rejects the misuse); without the marker the file must run to completion;
+- the module docstring's first line names the behaviour (a row of docs/checker-parity.md);
+- `# E: <checker> <code>` trailing comments (several per line allowed) expect a diagnostic
+  on that line. `<checker>` is `pyright` or `mypy`; a mypy code starting with `jaxdc-` is
+  expected only when the jaxdc_mypy plugin runs, any other mypy code in both mypy runs.
+
+Each checker runs once over the whole directory; that keeps the suite fast. Run as a script
+(`python tests/typecheck_harness.py --write-parity`) to regenerate the parity table.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import dataclasses
+import importlib.util
+import json
+import re
+import runpy
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CASES_DIR = REPO / "typecheck_cases"
+PARITY_DOC = REPO / "docs" / "checker-parity.md"
+BIN = Path(sys.executable).parent
+
+PYRIGHT = "pyright"
+MYPY = "mypy"
+PLUGIN = "mypy + plugin"
+PLUGIN_CODE_PREFIX = "jaxdc-"
+
+_EXPECT = re.compile(r"#\s*E:\s*(pyright|mypy)\s+([\w-]+)")
+_RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
+
+# (file name, line, code)
+Diagnostic = tuple[str, int, str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    path: Path
+    behaviour: str
+    raises: str | None
+    expected: dict[str, frozenset[Diagnostic]]
+
+
+def load_case(path: Path) -> Case:
+    source = path.read_text()
+    docstring = ast.get_docstring(ast.parse(source))
+    if not docstring:
+        raise ValueError(f"{path.name}: a case starts with a docstring naming its behaviour")
+    lines = source.splitlines()
+    marker = _RUNTIME_MARKER.fullmatch(lines[0].strip())
+    found: dict[str, set[Diagnostic]] = {PYRIGHT: set(), MYPY: set(), PLUGIN: set()}
+    for lineno, line in enumerate(lines, start=1):
+        for checker, code in _EXPECT.findall(line):
+            item = (path.name, lineno, code)
+            if checker == PYRIGHT:
+                found[PYRIGHT].add(item)
+            else:
+                found[PLUGIN].add(item)
+                if not code.startswith(PLUGIN_CODE_PREFIX):
+                    found[MYPY].add(item)
+    return Case(
+        path=path,
+        behaviour=docstring.splitlines()[0],
+        raises=marker.group(1) if marker else None,
+        expected={checker: frozenset(items) for checker, items in found.items()},
+    )
+
+
+def load_cases() -> list[Case]:
+    return [load_case(path) for path in sorted(CASES_DIR.glob("*.py"))]
+
+
+def expected(cases: Iterable[Case], checker: str) -> set[Diagnostic]:
+    return {item for case in cases for item in case.expected[checker]}
+
+
+# --- checkers -------------------------------------------------------------------------------
+
+
+def run_pyright() -> dict[Diagnostic, str]:
+    """Errors and warnings (not `information`) of one pyright run, with their messages."""
+    proc = subprocess.run(
+        [
+            str(BIN / "pyright"),
+            "--outputjson",
+            "--pythonpath",
+            sys.executable,
+            "--project",
+            str(CASES_DIR / "pyrightconfig.json"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=CASES_DIR,
+        check=False,
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise RuntimeError(f"pyright failed:\n{proc.stdout}\n{proc.stderr}") from None
+    return {
+        (Path(d["file"]).name, d["range"]["start"]["line"] + 1, d.get("rule", "no-rule")): d[
+            "message"
+        ]
+        for d in report["generalDiagnostics"]
+        if d["severity"] in ("error", "warning")
+    }
+
+
+def plugin_available() -> bool:
+    """True once jaxdc_mypy defines mypy's `plugin` entry point (it is being written)."""
+    if importlib.util.find_spec("jaxdc_mypy") is None:
+        return False
+    import jaxdc_mypy
+
+    return hasattr(jaxdc_mypy, "plugin")
+
+
+def run_mypy(*, plugin: bool) -> dict[Diagnostic, str]:
+    """Errors (not notes) of one mypy run over the cases, configured by typecheck_cases/mypy.ini.
+
+    The plugin run uses the same file plus `plugins = jaxdc_mypy`, so the two runs differ in
+    nothing else. Each run keeps its own cache, which mypy invalidates when the stubs or
+    the plugin's version change.
+    """
+    config = configparser.ConfigParser()
+    config.read(CASES_DIR / "mypy.ini")
+    if plugin:
+        config["mypy"]["plugins"] = "jaxdc_mypy"
+    cache = REPO / ".mypy_cache" / ("typecheck_cases-plugin" if plugin else "typecheck_cases")
+    with tempfile.TemporaryDirectory() as tmp:
+        config_file = Path(tmp) / "mypy.ini"
+        with config_file.open("w") as stream:
+            config.write(stream)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                str(config_file),
+                "--cache-dir",
+                str(cache),
+                "--output",
+                "json",
+                ".",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=CASES_DIR,
+            check=False,
+        )
+    found: dict[Diagnostic, str] = {}
+    for line in proc.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        if d["severity"] == "error":
+            found[(Path(d["file"]).name, d["line"], d["code"] or "no-code")] = d["message"]
+    if proc.returncode not in (0, 1) or (proc.returncode == 1 and not found):
+        raise RuntimeError(f"mypy failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return found
+
+
+def run_cases_in_python(cases: Iterable[Case]) -> dict[str, list[str] | None]:
+    """Run every case under plain Python in ONE fresh interpreter (jax is imported once).
+
+    Maps a case's file name to None (ran to completion) or the exception's MRO class names.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--run-cases", out.name, *(str(c.path) for c in cases)],
+            capture_output=True,
+            text=True,
+            cwd=CASES_DIR,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"case runner failed:\n{proc.stdout}\n{proc.stderr}")
+        return json.load(out)
+
+
+def _run_cases_main(out: str, paths: list[str]) -> None:
+    outcomes: dict[str, list[str] | None] = {}
+    for path in paths:
+        try:
+            runpy.run_path(path, run_name="__main__")
+        except Exception as exc:  # noqa: BLE001 - the outcome is what we report
+            outcomes[Path(path).name] = [cls.__name__ for cls in type(exc).__mro__]
+        else:
+            outcomes[Path(path).name] = None
+    Path(out).write_text(json.dumps(outcomes))
+
+
+def compare(
+    checker: str, want: set[Diagnostic], got: dict[Diagnostic, str]
+) -> list[str]:
+    """Readable lines for every missing and every unexpected diagnostic."""
+    problems = [f"{f}:{line}: {checker} {code}: expected, not reported" for f, line, code in sorted(want - got.keys())]
+    problems += [
+        f"{f}:{line}: {checker} {code}: unexpected: {got[(f, line, code)]}"
+        for f, line, code in sorted(got.keys() - want)
+    ]
+    return problems
+
+
+# --- parity table ---------------------------------------------------------------------------
+
+
+def _checker_cell(case: Case, checker: str, misuse: bool) -> str:
+    codes = sorted({code for _, _, code in case.expected[checker]})
+    if codes:
+        return ", ".join(f"`{code}`" for code in codes)
+    return "not caught" if misuse else "accepted"
+
+
+def render_parity(cases: Iterable[Case]) -> str:
+    rows = []
+    for case in cases:
+        misuse = case.raises is not None or any(case.expected.values())
+        if case.raises:
+            runtime = f"raises `{case.raises}`"
+        else:
+            runtime = "runs (not caught)" if misuse else "runs"
+        cells = [_checker_cell(case, checker, misuse) for checker in (PYRIGHT, MYPY, PLUGIN)]
+        link = f"[{case.path.stem}](../typecheck_cases/{case.path.name})"
+        rows.append(f"| {case.behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
+    return "\n".join(
+        [
+            "# What each layer catches",
+            "",
+            "Generated from `typecheck_cases/` by `python tests/typecheck_harness.py "
+            "--write-parity`; `tests/test_typecheck_cases.py` fails when this file is stale",
+            "and checks every cell against real pyright, mypy, mypy + `jaxdc_mypy` and Python",
+            "runs. A cell lists the diagnostic codes a layer reports for the case's misuse;",
+            "`accepted` means correct code gets no diagnostic (no false alarm).",
+            "",
+            f"| behaviour | case | {PYRIGHT} | {MYPY} | {PLUGIN} | runtime |",
+            "|---|---|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--run-cases"]:
+        _run_cases_main(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1:] == ["--write-parity"]:
+        PARITY_DOC.write_text(render_parity(load_cases()))
+    else:
+        sys.exit("usage: typecheck_harness.py --write-parity | --run-cases OUT CASE...")

@@ -1,0 +1,21 @@
+# runtime: raises TypeError
+"""Constructor: too many, too few or unknown arguments are rejected."""
+
+import jax
+import jax.numpy as jnp
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Point:
+    x: jax.Array
+    y: jax.Array
+    label: Static[str] = "p"
+
+
+Point(jnp.zeros(2), jnp.ones(2))
+Point(jnp.zeros(2), jnp.ones(2), "q")
+Point(jnp.zeros(2))  # E: pyright reportCallIssue  # E: mypy call-arg
+Point(jnp.zeros(2), jnp.ones(2), "q", 4)  # E: pyright reportCallIssue  # E: mypy call-arg
+Point(jnp.zeros(2), jnp.ones(2), colour="red")  # E: pyright reportCallIssue  # E: mypy call-arg
