@@ -6,8 +6,6 @@ spreads the four runs over workers instead of repeating them).
 
 from __future__ import annotations
 
-import pytest
-
 import typecheck_harness as harness
 
 CASES = harness.load_cases()
@@ -55,12 +53,3 @@ def test_parity_table_is_current() -> None:
     assert harness.PARITY_DOC.read_text() == harness.render_parity(CASES), (
         "docs/checker-parity.md is stale: run `python tests/typecheck_harness.py --write-parity`"
     )
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.path.stem)
-def test_case_is_well_formed(case: harness.Case) -> None:
-    """A misuse case names a code for some layer; a typo'd checker name would be silent."""
-    source = case.path.read_text()
-    assert source.count("# E:") == sum(len(items) for items in (
-        case.expected[harness.PYRIGHT], case.expected[harness.PLUGIN]
-    )), f"{case.path.name}: an `# E:` comment does not parse as `# E: pyright|mypy <code>`"

@@ -9,6 +9,8 @@ every other line is clean:
 - `# E: <checker> <code>` trailing comments (several per line allowed) expect a diagnostic
   on that line. `<checker>` is `pyright` or `mypy`; a mypy code starting with `jaxdc-` is
   expected only when the jaxdc_mypy plugin runs, any other mypy code in both mypy runs.
+  `mypy-plain` / `mypy-plugin` expect a code in one of the two mypy runs only (a plugin
+  reusing mypy's own codes such as `arg-type`, or removing a false alarm).
 
 Each checker runs once over the whole directory; that keeps the suite fast. Run as a script
 (`python tests/typecheck_harness.py --write-parity`) to regenerate the parity table.
@@ -39,7 +41,8 @@ MYPY = "mypy"
 PLUGIN = "mypy + plugin"
 PLUGIN_CODE_PREFIX = "jaxdc-"
 
-_EXPECT = re.compile(r"#\s*E:\s*(pyright|mypy)\s+([\w-]+)")
+_EXPECT = re.compile(r"#\s*E:\s*(pyright|mypy-plain|mypy-plugin|mypy)\s+([\w-]+)")
+_RUNS = {PYRIGHT: (PYRIGHT,), "mypy": (MYPY, PLUGIN), "mypy-plain": (MYPY,), "mypy-plugin": (PLUGIN,)}
 _RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
 
 # (file name, line, code)
@@ -63,14 +66,13 @@ def load_case(path: Path) -> Case:
     marker = _RUNTIME_MARKER.fullmatch(lines[0].strip())
     found: dict[str, set[Diagnostic]] = {PYRIGHT: set(), MYPY: set(), PLUGIN: set()}
     for lineno, line in enumerate(lines, start=1):
-        for checker, code in _EXPECT.findall(line):
-            item = (path.name, lineno, code)
-            if checker == PYRIGHT:
-                found[PYRIGHT].add(item)
-            else:
-                found[PLUGIN].add(item)
-                if not code.startswith(PLUGIN_CODE_PREFIX):
-                    found[MYPY].add(item)
+        expectations = _EXPECT.findall(line)
+        if len(expectations) != line.count("# E:"):
+            raise ValueError(f"{path.name}:{lineno}: write `# E: <checker> <code>`")
+        for checker, code in expectations:
+            runs = (PLUGIN,) if code.startswith(PLUGIN_CODE_PREFIX) else _RUNS[checker]
+            for run in runs:
+                found[run].add((path.name, lineno, code))
     return Case(
         path=path,
         behaviour=docstring.splitlines()[0],

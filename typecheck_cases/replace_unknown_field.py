@@ -1,0 +1,16 @@
+# runtime: raises TypeError
+"""replace: an unknown field name is rejected (at runtime; checkers need the plugin)."""
+
+import jax
+import jax.numpy as jnp
+
+import jaxdc
+from jaxdc import pytree_dataclass
+
+
+@pytree_dataclass
+class State:
+    params: jax.Array
+
+
+jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))

@@ -1,0 +1,9 @@
+# runtime: raises TypeError
+"""Static[...] rejects a bytearray: `bytearray`."""
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[bytearray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var

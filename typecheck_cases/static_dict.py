@@ -1,0 +1,9 @@
+# runtime: raises TypeError
+"""Static[...] rejects a dict: `dict[str, int]`."""
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[dict[str, int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var

@@ -1,0 +1,13 @@
+# runtime: raises TypeError
+"""field(static=True) with an unhashable type (no Static[...] for the checkers to see)."""
+
+import jax
+
+from jaxdc import field, pytree_dataclass, static_field
+
+
+@pytree_dataclass
+class Model:
+    w: jax.Array
+    sizes: list[int] = field(static=True, default_factory=list)
+    names: list[str] = static_field(default_factory=list)

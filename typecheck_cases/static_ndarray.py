@@ -1,0 +1,11 @@
+# runtime: raises TypeError
+"""Static[...] rejects a NumPy array: `np.ndarray`."""
+
+import numpy as np
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[np.ndarray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var

@@ -1,0 +1,16 @@
+# runtime: raises TypeError
+"""Static[...] rejects a non-frozen dataclass: `Settings`."""
+
+import dataclasses
+
+from jaxdc import Static, pytree_dataclass
+
+
+@dataclasses.dataclass
+class Settings:
+    depth: int
+
+
+@pytree_dataclass
+class Model:
+    config: Static[Settings]  # E: pyright reportInvalidTypeForm

@@ -1,0 +1,11 @@
+# runtime: raises TypeError
+"""Static[...] rejects an Optional of an unhashable type: `Optional[list[int]]`."""
+
+from typing import Optional
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[Optional[list[int]]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var

@@ -1,0 +1,9 @@
+# runtime: raises TypeError
+"""Static[...] rejects a set: `set[int]`."""
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[set[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var

@@ -1,0 +1,9 @@
+# runtime: raises TypeError
+"""Static[...] rejects a union with an unhashable member: `int | list[int]`."""
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[int | list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
