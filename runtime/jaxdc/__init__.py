@@ -1,1 +1,34 @@
-"""jaxdc: typed JAX pytree dataclasses (runtime core being written)."""
+"""jaxdc: typed JAX pytree dataclasses whose misuse is caught before tracing.
+
+    import jaxdc as jdc
+
+    @jdc.pytree_dataclass
+    class State:
+        params: jax.Array
+        step: jax.Array
+        name: jdc.Static[str]   # static: part of the treedef, must be hashable
+"""
+
+from dataclasses import asdict, astuple, fields, is_dataclass
+
+from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
+from jaxdc._field import field, static_field
+from jaxdc._node import PyTreeNode
+from jaxdc._replace import replace
+from jaxdc._static import Static
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PyTreeNode",
+    "PytreeDataclassDecorator",
+    "Static",
+    "asdict",
+    "astuple",
+    "field",
+    "fields",
+    "is_dataclass",
+    "pytree_dataclass",
+    "replace",
+    "static_field",
+]

@@ -1,0 +1,235 @@
+"""`@pytree_dataclass`: turn a class into a frozen dataclass registered as a pytree.
+
+Steps, in order: check the options; turn immutable array defaults into factories
+(stdlib dataclasses reject them on Python >= 3.11); let `dataclasses` build the class
+(fields, repr, eq, order, match_args, slots, kw_only, InitVar); decide each field's
+kind (possibly later, if a forward reference is not defined yet); install the
+generated `__init__`, the frozen `__setattr__`/`__delattr__` and pickling; register
+with JAX. Subclasses that are not decorated get a `__new__` guard that explains the
+fix instead of silently becoming pytree leaves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import jax
+import numpy as np
+
+from jaxdc._annotations import caller_locals
+from jaxdc._codegen import make_init, make_replace
+from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
+from jaxdc._frozen import frozen_delattr, frozen_setattr
+from jaxdc._registration import register
+from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
+
+__all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
+
+_T = TypeVar("_T")
+
+_OPTIONS = ("init", "repr", "eq", "order", "unsafe_hash", "frozen", "match_args", "kw_only", "slots")
+_DEFAULTS: dict[str, Any] = {
+    "init": True, "repr": True, "eq": True, "order": False, "unsafe_hash": False,
+    "frozen": True, "match_args": True, "kw_only": False, "slots": False,
+}
+
+
+class PytreeDataclassDecorator:
+    """What `pytree_dataclass(kw_only=True, ...)` returns: applies those options."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self._options = dict(options)
+
+    def __call__(self, cls: type[_T]) -> type[_T]:
+        return process(cls, self._options, caller_locals())
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
+        return f"jaxdc.pytree_dataclass({args})"
+
+
+def pytree_dataclass(cls: type[_T] | None = None, /, **options: Any) -> Any:
+    """Decorate a class to make it a frozen dataclass registered as a JAX pytree.
+
+    Use bare (`@pytree_dataclass`) or with dataclass options
+    (`@pytree_dataclass(kw_only=True, slots=True, order=True, ...)`).
+    """
+    check_options(options, "pytree_dataclass")
+    if cls is None:
+        return PytreeDataclassDecorator(options)
+    return process(cls, options, caller_locals())
+
+
+def check_options(options: Mapping[str, Any], where: str) -> None:
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"{where}() got unknown option(s) {', '.join(map(repr, unknown))}; valid "
+            f"options: {', '.join(_OPTIONS)}."
+        )
+    if options.get("frozen", True) is not True:
+        raise TypeError(
+            f"{where}(frozen=False): jaxdc classes are always frozen, like JAX arrays (a "
+            f"mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; "
+            f"edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
+        )
+
+
+def process(cls: type[_T], options: Mapping[str, Any], caller: Mapping[str, Any] | None) -> type[_T]:
+    """Build the dataclass, decide field kinds (now or lazily), install and register."""
+    if SPEC_ATTR in cls.__dict__:
+        if options:
+            raise TypeError(
+                f"class '{cls.__qualname__}' is already a jaxdc pytree dataclass (subclasses "
+                f"of jaxdc.PyTreeNode are decorated automatically). Fix: pass options as "
+                f"class keywords, e.g. class {cls.__name__}(PyTreeNode, kw_only=True)."
+            )
+        return cls
+    _remove_guard(cls)
+    _check_bases(cls)
+    _wrap_array_defaults(cls)
+    custom_init = "__init__" in cls.__dict__
+    merged = {**_DEFAULTS, **options}
+    cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
+    _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
+    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
+    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]
+    cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+    _install_subclass_guard(cls)
+    if custom_init:
+        cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[misc]
+    try:
+        _finish_class(cls, custom_init, caller)
+    except UnresolvedField:
+        setattr(cls, SPEC_ATTR, _Pending(custom_init, caller, merged["init"]))
+        if merged["init"] and not custom_init:
+            cls.__init__ = _lazy_init  # type: ignore[misc]
+    return cls
+
+
+class _Pending:
+    """A class whose field kinds wait for a forward reference (resolved at first use)."""
+
+    __slots__ = ("caller", "custom_init", "init")
+
+    def __init__(self, custom_init: bool, caller: Mapping[str, Any] | None, init: bool) -> None:
+        self.custom_init, self.caller, self.init = custom_init, caller, init
+
+
+def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    owner = next(k for k in cls.__mro__ if k.__dict__.get("__init__") is _lazy_init)
+    ensure_spec(owner)
+    owner.__init__(self, *args, **kwargs)  # type: ignore[misc]
+
+
+def ensure_spec(cls: type) -> ClassSpec:
+    """The class's spec, finishing a pending class now (clear error if still unresolved)."""
+    state = cls.__dict__.get(SPEC_ATTR)
+    if isinstance(state, ClassSpec):
+        return state
+    if isinstance(state, _Pending):
+        for base in cls.__mro__[1:]:
+            if isinstance(base.__dict__.get(SPEC_ATTR), _Pending):
+                ensure_spec(base)
+        return _finish_class(cls, state.custom_init, state.caller, generate_init=state.init)
+    raise TypeError(f"'{cls.__qualname__}' is not a jaxdc pytree dataclass")
+
+
+def _finish_class(
+    cls: type, custom_init: bool, caller: Mapping[str, Any] | None, generate_init: bool = True
+) -> ClassSpec:
+    spec = build_spec(cls, custom_init, caller)
+    if generate_init and not custom_init and "__init__" in cls.__dict__:
+        cls.__init__ = make_init(spec)  # type: ignore[misc]
+    spec.replace = make_replace(spec)
+    cls.__jaxdc_replace__ = staticmethod(spec.replace)  # type: ignore[attr-defined]
+    setattr(cls, SPEC_ATTR, spec)
+    register(spec)
+    return spec
+
+
+def _reduce(self: Any) -> tuple[Any, ...]:
+    spec = spec_of(type(self))
+    assert spec is not None
+    return reconstruct, (type(self), tuple(getattr(self, f.name) for f in spec.fields))
+
+
+def _check_bases(cls: type) -> None:
+    for base in cls.__mro__[1:]:
+        if dataclasses.is_dataclass(base) and not base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            raise TypeError(
+                f"class '{cls.__qualname__}' derives from the non-frozen dataclass "
+                f"'{base.__qualname__}'; jaxdc classes are frozen and dataclasses cannot mix "
+                f"the two. Fix: declare '{base.__qualname__}' with @dataclass(frozen=True)."
+            )
+
+
+def _wrap_array_defaults(cls: type) -> None:
+    """`x: jax.Array = jnp.zeros(3)`: JAX arrays are immutable, so sharing one default
+    is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default"."""
+    for name in cls.__dict__.get("__annotations__", {}):
+        value = cls.__dict__.get(name, dataclasses.MISSING)
+        fld = value if isinstance(value, dataclasses.Field) else None
+        default = fld.default if fld is not None else value
+        if isinstance(default, np.ndarray):
+            raise TypeError(
+                f"field '{name}' of class '{cls.__qualname__}' has a numpy.ndarray default, "
+                f"which is mutable and would be shared by every instance. Fix: use an "
+                f"immutable JAX array (jnp.asarray(...)) or jaxdc.field(default_factory=...)."
+            )
+        if not isinstance(default, jax.Array):
+            continue
+        if fld is None:
+            setattr(cls, name, dataclasses.field(default_factory=_Constant(default)))
+        else:
+            fld.default = dataclasses.MISSING
+            fld.default_factory = _Constant(default)
+
+
+class _Constant:
+    """A default factory returning the same immutable array every time."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self) -> Any:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"<constant {type(self.value).__name__}>"
+
+
+def _guarded_new(cls: type, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(cls.__dict__.get(SPEC_ATTR), (ClassSpec, _Pending)):
+        return object.__new__(cls)
+    raise undecorated_error(cls)
+
+
+_GUARD = staticmethod(_guarded_new)
+
+
+def _remove_guard(cls: type) -> None:
+    if cls.__dict__.get("__new__") is _GUARD:
+        delattr(cls, "__new__")
+
+
+def _install_subclass_guard(cls: type) -> None:
+    """Give every future subclass a `__new__` that fails until it is decorated itself."""
+    user_hook = cls.__dict__.get("__init_subclass__")
+
+    def __init_subclass__(sub: type, **kwargs: Any) -> None:
+        if "__new__" not in sub.__dict__:
+            sub.__new__ = _GUARD  # type: ignore[assignment]  # processing removes it
+        if user_hook is not None:
+            user_hook.__func__(sub, **kwargs)
+        else:
+            super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[misc]
+
+    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment]

