@@ -221,22 +221,15 @@ def compare(
 # --- parity table ---------------------------------------------------------------------------
 
 
-def _checker_cell(case: Case, checker: str, misuse: bool) -> str:
-    codes = sorted({code for _, _, code in case.expected[checker]})
-    if codes:
-        return ", ".join(f"`{code}`" for code in codes)
-    return "not caught" if misuse else "accepted"
+def _cell(codes: Iterable[str]) -> str:
+    return ", ".join(f"`{code}`" for code in sorted(set(codes))) or "–"
 
 
 def render_parity(cases: Iterable[Case]) -> str:
     rows = []
     for case in cases:
-        misuse = case.raises is not None or any(case.expected.values())
-        if case.raises:
-            runtime = f"raises `{case.raises}`"
-        else:
-            runtime = "runs (not caught)" if misuse else "runs"
-        cells = [_checker_cell(case, checker, misuse) for checker in (PYRIGHT, MYPY, PLUGIN)]
+        cells = [_cell(code for _, _, code in case.expected[c]) for c in (PYRIGHT, MYPY, PLUGIN)]
+        runtime = f"raises `{case.raises}`" if case.raises else "runs"
         link = f"[{case.path.stem}](../typecheck_cases/{case.path.name})"
         rows.append(f"| {case.behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
     return "\n".join(
@@ -246,8 +239,9 @@ def render_parity(cases: Iterable[Case]) -> str:
             "Generated from `typecheck_cases/` by `python tests/typecheck_harness.py "
             "--write-parity`; `tests/test_typecheck_cases.py` fails when this file is stale",
             "and checks every cell against real pyright, mypy, mypy + `jaxdc_mypy` and Python",
-            "runs. A cell lists the diagnostic codes a layer reports for the case's misuse;",
-            "`accepted` means correct code gets no diagnostic (no false alarm).",
+            "runs. A checker cell lists the codes it reports on the case's lines; – means none,",
+            "which is a miss on a misuse and the right answer on correct code. The runtime cell",
+            "says whether running the case raises (at its first rejected line) or runs through.",
             "",
             f"| behaviour | case | {PYRIGHT} | {MYPY} | {PLUGIN} | runtime |",
             "|---|---|---|---|---|---|",

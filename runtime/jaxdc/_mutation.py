@@ -36,13 +36,19 @@ class _PathRecorder:
         return _PathRecorder((*self._jaxdc_path, name))
 
 
+_NOT_A_PATH = (
+    "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
+    "`lambda o: o.a.b`"
+)
+
+
 def _record_path(where: Callable[[Any], object]) -> tuple[str, ...]:
-    result = where(_PathRecorder(()))
+    try:
+        result = where(_PathRecorder(()))
+    except Exception as exc:  # anything but attribute reads fails on the recorder
+        raise TypeError(_NOT_A_PATH) from exc
     if type(result) is not _PathRecorder or not result._jaxdc_path:
-        raise TypeError(
-            "jaxdc.attr() expects a function returning an attribute path of its argument, "
-            "such as `lambda o: o.a.b`"
-        )
+        raise TypeError(_NOT_A_PATH)
     return result._jaxdc_path
 
 

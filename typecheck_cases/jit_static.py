@@ -1,0 +1,37 @@
+"""jit: Static parameters; the wrapped signature is kept for calls and `.lower`."""
+
+import jax
+import jax.numpy as jnp
+from typing_extensions import assert_type
+
+import jaxdc
+from jaxdc import PyTreeNode, Static
+
+
+class Model(PyTreeNode):
+    w: jax.Array
+
+    @jaxdc.jit
+    def apply(self, x: jax.Array) -> jax.Array:
+        return self.w * x
+
+
+@jaxdc.jit
+def scale(model: Model, factor: Static[int]) -> Model:
+    return model.replace(w=model.w * factor)
+
+
+@jaxdc.jit(donate_argnums=0)
+def step(model: Model, lr: float) -> Model:
+    return model.replace(w=model.w - lr)
+
+
+model = Model(jnp.ones(2))
+assert_type(scale(model, 2), Model)
+assert_type(model.apply(jnp.ones(2)), jax.Array)
+scale.lower(model, 3)
+step(model, 0.1)
+scale(model, 2.5)  # E: pyright reportArgumentType  # E: mypy arg-type
+scale(model)  # E: pyright reportCallIssue  # E: mypy call-arg
+model.apply("x")  # E: pyright reportArgumentType  # E: mypy arg-type
+scale.lower(model, "3")  # E: pyright reportArgumentType  # E: mypy arg-type
