@@ -1,0 +1,23 @@
+"""jaxdc_mypy: a mypy plugin that catches pytree misuse before tracing.
+
+Enable it with ``plugins = ["jaxdc_mypy"]`` under ``[tool.mypy]``. This module stays
+light (no mypy or jax import at import time) so pure-Python submodules such as
+``jaxdc_mypy.messages`` can be imported by other code; mypy calls :func:`plugin`.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+try:
+    # mypy records the entry module's __version__ with every cache entry.
+    __version__ = metadata.version("jaxdc")
+except metadata.PackageNotFoundError:  # used from a source tree that is not installed
+    __version__ = "0+unknown"
+
+
+def plugin(version: str) -> type:
+    """mypy's entry point: return the plugin class (imported only now)."""
+    from .plugin import JaxdcPlugin
+
+    return JaxdcPlugin

@@ -1,0 +1,97 @@
+"""Every mypy import that is not part of the documented plugin API lives here.
+
+mypy's plugin interface (``mypy.plugin``, ``mypy.types``, ``mypy.nodes``) is stable across
+the supported range; the names below are internals that moved or may move between
+releases. When one does, this is the only file to change.
+"""
+
+from __future__ import annotations
+
+import os
+
+import mypy
+from mypy.messages import format_type_bare
+from mypy.expandtype import expand_type_by_instance
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import SymbolTableNode, TypeInfo, Var
+from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface, ClassDefContext
+from mypy.plugins.dataclasses import dataclass_tag_callback
+from mypy.semanal_shared import find_dataclass_transform_spec
+from mypy.server.trigger import make_wildcard_trigger
+from mypy.types import Instance, Type
+from mypy.typevars import fill_typevars
+
+_TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
+
+
+def tag_dataclass(ctx: ClassDefContext) -> None:
+    """Do what mypy does in pass 1 for a ``dataclass_transform`` decorator.
+
+    Returning our own class-decorator hook replaces mypy's default one, which only tags the
+    class so that later dataclass processing sees it in subclasses' MROs.
+    """
+    if find_dataclass_transform_spec(ctx.reason) is not None:
+        dataclass_tag_callback(ctx)
+
+
+def wildcard_trigger(fullname: str) -> str:
+    """The daemon trigger fired when anything in class ``fullname`` changes."""
+    return make_wildcard_trigger(fullname)
+
+
+def class_being_checked(api: CheckerPluginInterface) -> TypeInfo | None:
+    """The class whose definition the type checker is visiting, if any."""
+    classes = getattr(getattr(api, "tscope", None), "classes", None)
+    return classes[-1] if classes else None
+
+
+def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTableNode | None:
+    """Resolve a (possibly dotted) name as written in the module being type-checked."""
+    try:
+        return api.lookup_qualified(name)  # type: ignore[attr-defined]
+    except KeyError:
+        return None
+
+
+def format_type(typ: Type, options: Options) -> str:
+    """A type as mypy prints it in its own messages (``list[int]``, ``int | None``)."""
+    return format_type_bare(typ, options)
+
+
+def is_silenced_path(path: str) -> bool:
+    """Whether mypy never reports errors for this file (typeshed, installed packages)."""
+    normalized = os.path.abspath(path)
+    parts = normalized.split(os.sep)
+    return normalized.startswith(_TYPESHED) or "site-packages" in parts or "dist-packages" in parts
+
+
+
+def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:
+    """(name, is_in_init) of every dataclass field, inherited ones included.
+
+    Read from the JSON mypy's dataclasses plugin stores, whose layout is internal.
+    """
+    attributes = info.metadata.get("dataclass", {}).get("attributes", [])
+    return [(attr["name"], attr.get("is_in_init", True)) for attr in attributes]
+
+
+def member_type(instance: Instance, name: str) -> Type | None:
+    """Declared type of attribute ``name`` as seen on ``instance`` (generics expanded)."""
+    for base in instance.type.mro:
+        sym = base.names.get(name)
+        if sym is None:
+            continue
+        if not isinstance(sym.node, Var) or sym.node.type is None:
+            return None
+        if base is instance.type:
+            return expand_type_by_instance(sym.node.type, instance)
+        return expand_type_by_instance(sym.node.type, map_instance_to_supertype(instance, base))
+    return None
+
+
+def self_instance(info: TypeInfo) -> Instance:
+    """``info`` applied to its own type variables (``C[T]`` inside ``class C(Generic[T])``)."""
+    instance = fill_typevars(info)
+    assert isinstance(instance, Instance)
+    return instance

@@ -1,0 +1,108 @@
+"""Reading ``[tool.jaxdc-mypy]`` (pyproject.toml) or ``[jaxdc-mypy]`` (mypy.ini, setup.cfg).
+
+Same places pydantic's plugin reads its settings from, so users find them where they
+expect. Every problem raises :class:`ConfigError` with the file, the section and the key,
+which the plugin turns into a clean exit instead of a traceback inside mypy. Pure Python.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import sys
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # mypy itself depends on tomli before 3.11
+    import tomli as tomllib
+
+TOML_SECTION = "tool.jaxdc-mypy"
+INI_SECTION = "jaxdc-mypy"
+_DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+
+class ConfigError(Exception):
+    """The plugin's section of the mypy config file is malformed."""
+
+
+@dataclass(frozen=True)
+class PluginConfig:
+    """Settings; each list holds fully qualified class names (``package.module.Class``)."""
+
+    extra_array_types: tuple[str, ...] = ()
+    """Treated like ``jax.Array``: array-like as data, unhashable as static."""
+    extra_pytree_bases: tuple[str, ...] = ()
+    """Subclasses are pytrees, so they are fine as data fields (e.g. ``equinox.Module``)."""
+    extra_hashable_types: tuple[str, ...] = ()
+    """Subclasses are accepted as static field types whatever the rules say."""
+    check_any: bool = False
+    """Report data fields typed ``Any`` (error code ``jaxdc-any``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_LIST_KEYS = {f.name for f in fields(PluginConfig) if f.name.startswith("extra_")}
+_BOOL_KEYS = {"check_any"}
+
+
+def load(config_file: str | None) -> PluginConfig:
+    """Read the plugin's section from mypy's config file; defaults if there is none."""
+    if not config_file:
+        return PluginConfig()
+    try:
+        if config_file.endswith(".toml"):
+            with open(config_file, "rb") as f:
+                section = tomllib.load(f).get("tool", {}).get("jaxdc-mypy", {})
+            where = f"{config_file}: [{TOML_SECTION}]"
+            if not isinstance(section, dict):
+                raise ConfigError(f"{where} must be a table")
+            return _parse(section, where, from_ini=False)
+        parser = configparser.ConfigParser()
+        parser.read(config_file)
+        if not parser.has_section(INI_SECTION):
+            return PluginConfig()
+        return _parse(dict(parser[INI_SECTION]), f"{config_file}: [{INI_SECTION}]", from_ini=True)
+    except (OSError, tomllib.TOMLDecodeError, configparser.Error) as exc:
+        raise ConfigError(f"{config_file}: cannot read the jaxdc-mypy settings: {exc}") from exc
+
+
+def _parse(section: dict[str, Any], where: str, *, from_ini: bool) -> PluginConfig:
+    values: dict[str, Any] = {}
+    for key, raw in section.items():
+        if key in _LIST_KEYS:
+            values[key] = _names(raw, f"{where} {key}", from_ini=from_ini)
+        elif key in _BOOL_KEYS:
+            values[key] = _boolean(raw, f"{where} {key}", from_ini=from_ini)
+        else:
+            known = ", ".join(sorted(_LIST_KEYS | _BOOL_KEYS))
+            raise ConfigError(f"{where}: unknown setting '{key}' (known settings: {known})")
+    return PluginConfig(**values)
+
+
+def _names(raw: Any, where: str, *, from_ini: bool) -> tuple[str, ...]:
+    if from_ini and isinstance(raw, str):
+        raw = [part.strip() for part in re.split(r"[,\n]", raw) if part.strip()]
+    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+        raise ConfigError(f"{where} must be a list of fully qualified class names")
+    for name in raw:
+        if not _DOTTED_NAME.match(name):
+            raise ConfigError(
+                f"{where}: '{name}' is not a fully qualified class name "
+                "(expected 'package.module.Class')"
+            )
+    return tuple(raw)
+
+
+def _boolean(raw: Any, where: str, *, from_ini: bool) -> bool:
+    if from_ini and isinstance(raw, str):
+        lowered = raw.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+    if isinstance(raw, bool):
+        return raw
+    raise ConfigError(f"{where} must be true or false, not {raw!r}")

@@ -1,0 +1,181 @@
+"""Which fields of a jaxdc class are data, static or excluded.
+
+The kind is decided during semantic analysis, from the class body as written: that is the
+only place the ``Static[...]`` marker is visible (mypy drops ``Annotated`` metadata from
+analysed types). Each class stores the kinds of the fields it declares in
+``TypeInfo.metadata`` (JSON, so it survives the cache, ``-n`` workers and the daemon);
+checks read them back for the class and its bases, so inheritance across modules and from
+cached modules works the same as within one file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    DictExpr,
+    Expression,
+    NameExpr,
+    PlaceholderNode,
+    RefExpr,
+    StrExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
+from mypy.types import Instance, Type, UnboundType, get_proper_type
+
+from . import names
+
+DATA = "data"
+STATIC = "static"
+EXCLUDED = "excluded"  # field(pytree=False) / field(init=False): not in the pytree
+UNKNOWN = "unknown"  # static=/pytree= given a non-literal value: not checked
+
+_NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
+
+
+@dataclass(frozen=True)
+class PytreeField:
+    name: str
+    kind: str
+    init: bool
+    owner: TypeInfo
+    """The class that declared it last (the type to read and expand)."""
+
+
+def record_fields(ctx: ClassDefContext) -> list[str] | None:
+    """Semantic-analysis hook: store the kinds of the fields this class declares.
+
+    Runs again whenever mypy re-analyses the class, so the last (complete) run wins. If
+    ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later
+    and return None; otherwise return the names recorded.
+    """
+    info = ctx.cls.info
+    kinds: dict[str, dict[str, object]] = {}
+    for stmt in ctx.cls.defs.body:
+        name = _field_name(stmt, info)
+        if name is None:
+            continue
+        assert isinstance(stmt, AssignmentStmt)
+        is_static_annotation = _is_static_annotation(stmt.unanalyzed_type, ctx.api)
+        if is_static_annotation is None:
+            if not ctx.api.final_iteration:
+                ctx.api.defer()
+                return None
+            is_static_annotation = False
+        kind, init = _kind(stmt.rvalue, is_static_annotation)
+        kinds[name] = {"kind": kind, "init": init}
+    info.metadata[names.METADATA_KEY] = {"fields": kinds}
+    return list(kinds)
+
+
+def is_pytree_class(info: TypeInfo) -> bool:
+    """Whether ``info`` or a base was declared with jaxdc."""
+    return any(names.METADATA_KEY in base.metadata for base in info.mro)
+
+
+def pytree_fields(info: TypeInfo) -> list[PytreeField]:
+    """All fields of a jaxdc class, bases first; static-ness is inherited."""
+    merged: dict[str, PytreeField] = {}
+    for base in reversed(info.mro):
+        stored = base.metadata.get(names.METADATA_KEY)
+        if stored is None:
+            continue
+        for name, entry in stored["fields"].items():
+            kind = entry["kind"]
+            previous = merged.pop(name, None)
+            if previous is not None and previous.kind == STATIC and kind == DATA:
+                kind = STATIC
+            merged[name] = PytreeField(name, kind, entry["init"], base)
+    return list(merged.values())
+
+
+def declared_type(field: PytreeField) -> Type | None:
+    """The field's type as written in the class that declared it."""
+    sym = field.owner.names.get(field.name)
+    if sym is None or not isinstance(sym.node, Var):
+        return None
+    return sym.node.type
+
+
+def declaring_statement(info: TypeInfo, name: str) -> AssignmentStmt | None:
+    """The ``name: T`` line in ``info``'s own body (present for classes being checked)."""
+    for stmt in info.defn.defs.body:
+        if _field_name(stmt, info) == name:
+            assert isinstance(stmt, AssignmentStmt)
+            return stmt
+    return None
+
+
+def _field_name(stmt: object, info: TypeInfo) -> str | None:
+    if not isinstance(stmt, AssignmentStmt) or stmt.unanalyzed_type is None:
+        return None
+    if len(stmt.lvalues) != 1 or not isinstance(stmt.lvalues[0], NameExpr):
+        return None
+    name = stmt.lvalues[0].name
+    sym = info.names.get(name)
+    if sym is None or not isinstance(sym.node, Var) or sym.node.is_classvar:
+        return None
+    analysed = get_proper_type(stmt.type)
+    if isinstance(analysed, Instance) and analysed.type.fullname in _NOT_FIELDS:
+        return None
+    return name
+
+
+def _is_static_annotation(annotation: Type | None, api: SemanticAnalyzerPluginInterface) -> bool | None:
+    """``Static[...]`` as written (any import alias); None while the name is unresolved."""
+    if not isinstance(annotation, UnboundType):
+        return False
+    sym = api.lookup_qualified(annotation.name, annotation, suppress_errors=True)
+    if sym is None or sym.node is None:
+        return False
+    if isinstance(sym.node, PlaceholderNode):
+        return None
+    return sym.node.fullname == names.STATIC
+
+
+def _kind(rvalue: Expression, is_static_annotation: bool) -> tuple[str, bool]:
+    """Kind and ``init`` from ``field(...)``/``static_field(...)`` and the annotation."""
+    if not (
+        isinstance(rvalue, CallExpr)
+        and isinstance(rvalue.callee, RefExpr)
+        and rvalue.callee.fullname in (names.FIELD, names.STATIC_FIELD)
+    ):
+        return (STATIC if is_static_annotation else DATA), True
+    keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args) if name}
+    static = _literal_bool(keywords.get("static"))
+    pytree = _literal_bool(keywords.get("pytree"), default=True)
+    init = _literal_bool(keywords.get("init"), default=True)
+    if UNKNOWN in (static, pytree, init):
+        return UNKNOWN, init is not False
+    if pytree is False or init is False:
+        return EXCLUDED, bool(init)
+    if static is None:
+        static = (
+            is_static_annotation
+            or rvalue.callee.fullname == names.STATIC_FIELD
+            or _has_static_metadata(keywords.get("metadata"))
+        )
+    return (STATIC if static else DATA), True
+
+
+def _literal_bool(expr: Expression | None, default: bool | None = None) -> bool | str | None:
+    if expr is None:
+        return default
+    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
+        return expr.fullname == "builtins.True"
+    if isinstance(expr, NameExpr) and expr.fullname == "builtins.None":
+        return default
+    return UNKNOWN
+
+
+def _has_static_metadata(expr: Expression | None) -> bool:
+    if not isinstance(expr, DictExpr):
+        return False
+    return any(
+        isinstance(key, StrExpr) and key.value == "static" and _literal_bool(value) is True
+        for key, value in expr.items
+    )

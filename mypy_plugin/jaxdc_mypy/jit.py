@@ -1,0 +1,57 @@
+"""``@jaxdc.jit``: parameters annotated ``Static[...]`` must be hashable.
+
+JAX uses static arguments as jit cache keys, so the rule is the one for static fields.
+The marker is only visible in the function's unanalysed signature, resolved in the
+module being checked (any import alias of ``Static`` works).
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import Decorator, FuncDef
+from mypy.plugin import FunctionContext
+from mypy.types import CallableType, Type, UnboundType
+
+from . import codes, compat, messages, names
+from .config import PluginConfig
+from .hashability import HashabilityRules
+
+
+class JitChecker:
+    def __init__(self, config: PluginConfig) -> None:
+        self._config = config
+
+    def __call__(self, ctx: FunctionContext) -> Type:
+        func = _jitted_function(ctx)
+        if func is not None:
+            self._check(func, ctx)
+        return ctx.default_return_type
+
+    def _check(self, func: FuncDef, ctx: FunctionContext) -> None:
+        written, analysed = func.unanalyzed_type, func.type
+        if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
+            return
+        hashability = HashabilityRules(self._config, ctx.api.modules)
+        for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
+            if not isinstance(annotation, UnboundType):
+                continue
+            sym = compat.lookup_in_checked_module(ctx.api, annotation.name)
+            if sym is None or sym.node is None or sym.node.fullname != names.STATIC:
+                continue
+            problem = hashability.unhashable_part(typ)
+            if problem is not None:
+                shown = compat.format_type(typ, ctx.api.options)
+                message = messages.jit_static_unhashable(
+                    argument.variable.name, func.name, shown, problem
+                )
+                ctx.api.fail(message, argument, code=codes.STATIC)
+
+
+def _jitted_function(ctx: FunctionContext) -> FuncDef | None:
+    """The function under ``@jit`` (mypy checks the decorator with the Decorator as context).
+
+    ``jit(f)`` as a call is not checked: ``f`` may live in another file, and the error
+    belongs on its parameter.
+    """
+    if isinstance(ctx.context, Decorator):
+        return ctx.context.func
+    return None
