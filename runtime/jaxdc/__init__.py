@@ -11,6 +11,7 @@
 
 from dataclasses import asdict, astuple, fields, is_dataclass
 
+from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
 from jaxdc._node import PyTreeNode
@@ -25,6 +26,7 @@ __all__ = [
     "Static",
     "asdict",
     "astuple",
+    "copy_and_mutate",
     "field",
     "fields",
     "is_dataclass",

@@ -14,6 +14,7 @@ from typing import Any
 import jax
 import numpy as np
 
+from jaxdc._hashability import class_name
 from jaxdc._frozen import CONSTRUCTING
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
@@ -33,7 +34,7 @@ _MISSING = object()
 
 def seal(obj: Any, spec: ClassSpec) -> None:
     """Check all fields are set, fill excluded defaults, validate statics, store the cache."""
-    cls_name = type(obj).__qualname__
+    cls_name = class_name(type(obj))
     for f in spec.excluded:
         if f.factory is not None and getattr(obj, f.name, _MISSING) is _MISSING:
             _object_setattr(obj, f.name, f.factory())
@@ -66,11 +67,11 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
         try:
             hash(value)
         except TypeError as exc:
-            raise TypeError(_static_value_message(type(obj).__qualname__, name, value, exc)) from None
+            raise TypeError(_static_value_message(class_name(type(obj)), name, value, exc)) from None
 
 
 def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
-    shown = type(value).__qualname__
+    shown = class_name(type(value))
     array = _find_array(value)
     if array is not None:
         kind = "jax.Array" if isinstance(array, jax.Array) else "numpy.ndarray"
@@ -103,9 +104,9 @@ def _find_array(value: Any) -> Any:
 def undecorated_error(cls: type) -> TypeError:
     parent = next((b for b in cls.__mro__[1:] if spec_of(b) is not None), object)
     return TypeError(
-        f"class '{cls.__qualname__}' subclasses the pytree dataclass '{parent.__qualname__}' "
+        f"class '{class_name(cls)}' subclasses the pytree dataclass '{class_name(parent)}' "
         f"but is not decorated itself, so JAX would treat its instances as opaque leaves. "
-        f"Fix: decorate '{cls.__qualname__}' with @jaxdc.pytree_dataclass (subclasses of "
+        f"Fix: decorate '{class_name(cls)}' with @jaxdc.pytree_dataclass (subclasses of "
         f"jaxdc.PyTreeNode are decorated automatically)."
     )
 

@@ -5,7 +5,7 @@ Steps, in order: check the options; turn immutable array defaults into factories
 (fields, repr, eq, order, match_args, slots, kw_only, InitVar); decide each field's
 kind (possibly later, if a forward reference is not defined yet); install the
 generated `__init__`, the frozen `__setattr__`/`__delattr__` and pickling; register
-with JAX. Subclasses that are not decorated get a `__new__` guard that explains the
+with JAX. Subclasses that are not decorated get an `__init__` guard that explains the
 fix instead of silently becoming pytree leaves.
 """
 
@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
+from jaxdc._hashability import class_name
 from jaxdc._annotations import caller_locals
 from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
@@ -84,7 +85,7 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: Mapping[str, Any]
     if SPEC_ATTR in cls.__dict__:
         if options:
             raise TypeError(
-                f"class '{cls.__qualname__}' is already a jaxdc pytree dataclass (subclasses "
+                f"class '{class_name(cls)}' is already a jaxdc pytree dataclass (subclasses "
                 f"of jaxdc.PyTreeNode are decorated automatically). Fix: pass options as "
                 f"class keywords, e.g. class {cls.__name__}(PyTreeNode, kw_only=True)."
             )
@@ -137,7 +138,7 @@ def ensure_spec(cls: type) -> ClassSpec:
             if isinstance(base.__dict__.get(SPEC_ATTR), _Pending):
                 ensure_spec(base)
         return _finish_class(cls, state.custom_init, state.caller, generate_init=state.init)
-    raise TypeError(f"'{cls.__qualname__}' is not a jaxdc pytree dataclass")
+    raise TypeError(f"'{class_name(cls)}' is not a jaxdc pytree dataclass")
 
 
 def _finish_class(
@@ -163,9 +164,9 @@ def _check_bases(cls: type) -> None:
     for base in cls.__mro__[1:]:
         if dataclasses.is_dataclass(base) and not base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
             raise TypeError(
-                f"class '{cls.__qualname__}' derives from the non-frozen dataclass "
-                f"'{base.__qualname__}'; jaxdc classes are frozen and dataclasses cannot mix "
-                f"the two. Fix: declare '{base.__qualname__}' with @dataclass(frozen=True)."
+                f"class '{class_name(cls)}' derives from the non-frozen dataclass "
+                f"'{class_name(base)}'; jaxdc classes are frozen and dataclasses cannot mix "
+                f"the two. Fix: declare '{class_name(base)}' with @dataclass(frozen=True)."
             )
 
 
@@ -178,7 +179,7 @@ def _wrap_array_defaults(cls: type) -> None:
         default = fld.default if fld is not None else value
         if isinstance(default, np.ndarray):
             raise TypeError(
-                f"field '{name}' of class '{cls.__qualname__}' has a numpy.ndarray default, "
+                f"field '{name}' of class '{class_name(cls)}' has a numpy.ndarray default, "
                 f"which is mutable and would be shared by every instance. Fix: use an "
                 f"immutable JAX array (jnp.asarray(...)) or jaxdc.field(default_factory=...)."
             )
@@ -206,27 +207,25 @@ class _Constant:
         return f"<constant {type(self.value).__name__}>"
 
 
-def _guarded_new(cls: type, *args: Any, **kwargs: Any) -> Any:
-    if isinstance(cls.__dict__.get(SPEC_ATTR), (ClassSpec, _Pending)):
-        return object.__new__(cls)
-    raise undecorated_error(cls)
-
-
-_GUARD = staticmethod(_guarded_new)
+def _guarded_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    raise undecorated_error(type(self))
 
 
 def _remove_guard(cls: type) -> None:
-    if cls.__dict__.get("__new__") is _GUARD:
-        delattr(cls, "__new__")
+    if cls.__dict__.get("__init__") is _guarded_init:
+        delattr(cls, "__init__")
 
 
 def _install_subclass_guard(cls: type) -> None:
-    """Give every future subclass a `__new__` that fails until it is decorated itself."""
+    """Give every future subclass an `__init__` that fails until it is decorated itself.
+
+    (An `__init__`, not a `__new__`: once a class has had `__new__` assigned, deleting it
+    leaves CPython on a slot path where `object.__new__` rejects constructor arguments.)"""
     user_hook = cls.__dict__.get("__init_subclass__")
 
     def __init_subclass__(sub: type, **kwargs: Any) -> None:
-        if "__new__" not in sub.__dict__:
-            sub.__new__ = _GUARD  # type: ignore[assignment]  # processing removes it
+        if "__init__" not in sub.__dict__:  # stdlib @dataclass keeps it too
+            sub.__init__ = _guarded_init  # type: ignore[misc]  # processing removes it
         if user_hook is not None:
             user_hook.__func__(sub, **kwargs)
         else:

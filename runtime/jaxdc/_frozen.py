@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from jaxdc._hashability import class_name
 from jaxdc._spec import spec_of
 
 __all__ = ["CONSTRUCTING", "EDITING", "editing", "frozen_delattr", "frozen_setattr"]
@@ -38,7 +39,7 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
         spec = spec_of(type(self))
         if spec is not None and any(f.name == name for f in spec.excluded):
             raise TypeError(
-                f"field '{name}' of class '{type(self).__qualname__}' is not part of the "
+                f"field '{name}' of class '{class_name(type(self))}' is not part of the "
                 f"pytree (init=False or pytree=False), so a value computed during "
                 f"construction would be lost after jit/vmap/tree_map (jaxdc never re-runs "
                 f"__init__/__post_init__ on unflatten). Fix: declare it "
@@ -48,9 +49,13 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
     elif key in EDITING:
         _object_setattr(self, name, value)
     else:
+        if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
+            from jaxdc._construct import undecorated_error
+
+            raise undecorated_error(type(self))
         what = "field" if name in getattr(self, "__dataclass_fields__", {}) else "attribute"
         raise dataclasses.FrozenInstanceError(
-            f"cannot assign to {what} '{name}' of '{type(self).__qualname__}': jaxdc instances "
+            f"cannot assign to {what} '{name}' of '{class_name(type(self))}': jaxdc instances "
             f"are frozen, like JAX arrays. {_fix(name)}"
         )
 
@@ -58,7 +63,7 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
 def frozen_delattr(self: Any, name: str) -> None:
     """`__delattr__` of every jaxdc class: never allowed, a pytree needs all its fields."""
     raise dataclasses.FrozenInstanceError(
-        f"cannot delete field '{name}' of '{type(self).__qualname__}': jaxdc instances are "
+        f"cannot delete field '{name}' of '{class_name(type(self))}': jaxdc instances are "
         f"frozen and every field is part of the pytree. {_fix(name)}"
     )
 

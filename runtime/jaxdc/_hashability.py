@@ -21,7 +21,7 @@ import numpy as np
 
 from jaxdc._annotations import Namespaces, UnresolvedName, resolve
 
-__all__ = ["Unhashable", "find_unhashable", "static_type_message", "type_name"]
+__all__ = ["Unhashable", "class_name", "find_unhashable", "static_type_message", "type_name"]
 
 _MUTABLE_BUILTINS = (list, dict, set, bytearray, collections.deque)
 _ALWAYS_HASHABLE_ORIGINS = {type, typing.Literal, collections.abc.Callable, typing.ClassVar}
@@ -36,16 +36,19 @@ class Unhashable:
     fix: str
 
 
+def class_name(klass: type) -> str:
+    """A class as shown in messages: its qualified name without `<locals>` noise."""
+    return klass.__qualname__.rsplit("<locals>.", 1)[-1]
+
+
 def type_name(tp: Any) -> str:
     """How a type is shown in messages: `list[int]`, `jax.Array`, `numpy.ndarray`, `Cfg`."""
     if isinstance(tp, type) and not isinstance(tp, types.GenericAlias):
         if tp is jax.Array:
             return "jax.Array"
-        if tp.__module__ in ("builtins", "__main__"):
-            return tp.__qualname__
         if tp.__module__ == "numpy":
             return f"numpy.{tp.__qualname__}"
-        return tp.__qualname__
+        return class_name(tp)
     return repr(tp).replace("typing.", "")
 
 
@@ -92,21 +95,21 @@ def _class_problem(klass: type, tp: Any, field_name: str, seen: frozenset[int]) 
         klass.__module__ == "builtins" and klass.__hash__ is None
     ):
         return Unhashable(
-            shown, f"'{klass.__qualname__}' is mutable and not hashable",
+            shown, f"'{class_name(klass)}' is mutable and not hashable",
             "use an immutable type such as tuple[...] or frozenset[...], "
             f"or make '{field_name}' a data field",
         )
     if dataclasses.is_dataclass(klass):
         if not klass.__dataclass_params__.frozen and klass.__hash__ is None:  # type: ignore[attr-defined]
             return Unhashable(
-                shown, f"dataclass '{klass.__qualname__}' is not frozen",
-                f"declare '{klass.__qualname__}' with @dataclass(frozen=True)",
+                shown, f"dataclass '{class_name(klass)}' is not frozen",
+                f"declare '{class_name(klass)}' with @dataclass(frozen=True)",
             )
         return _frozen_dataclass_problem(klass, field_name, seen)
     if klass.__hash__ is None:
         return Unhashable(
-            shown, f"'{klass.__qualname__}' defines __eq__ but not __hash__",
-            f"define __hash__ on '{klass.__qualname__}'",
+            shown, f"'{class_name(klass)}' defines __eq__ but not __hash__",
+            f"define __hash__ on '{class_name(klass)}'",
         )
     return None
 
@@ -125,9 +128,9 @@ def _frozen_dataclass_problem(klass: type, field_name: str, seen: frozenset[int]
         if inner is not None:
             return Unhashable(
                 type_name(klass),
-                f"frozen dataclass '{klass.__qualname__}' has field '{f.name}' of "
+                f"frozen dataclass '{class_name(klass)}' has field '{f.name}' of "
                 f"unhashable type '{inner.type}' ({inner.reason})",
-                f"make '{field_name}' a data field, or give '{klass.__qualname__}."
+                f"make '{field_name}' a data field, or give '{class_name(klass)}."
                 f"{f.name}' a hashable type",
             )
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from jaxdc._hashability import class_name
 from jaxdc._dataclass import ensure_spec
 
 __all__ = ["replace"]
@@ -22,7 +23,7 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     except AttributeError:
         raise TypeError(
             f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got "
-            f"'{type(obj).__qualname__}'"
+            f"'{class_name(type(obj))}'"
         ) from None
     try:
         return fast_replace(obj, **changes)  # type: ignore[no-any-return]
@@ -33,6 +34,6 @@ def replace(obj: _T, /, **changes: Any) -> _T:
         if unknown:
             raise TypeError(
                 f"replace() got unknown field(s) {', '.join(map(repr, unknown))} for class "
-                f"'{type(obj).__qualname__}'; its fields are: {', '.join(valid)}."
+                f"'{class_name(type(obj))}'; its fields are: {', '.join(valid)}."
             ) from None
         raise

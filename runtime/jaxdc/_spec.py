@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from jaxdc._hashability import class_name
 from jaxdc._annotations import Namespaces, UnresolvedName, is_static, resolve
 from jaxdc._field import PYTREE_KEY, STATIC_KEY
 from jaxdc._hashability import find_unhashable, static_type_message
@@ -103,7 +104,7 @@ def build_spec(cls: type, custom_init: bool, caller: Mapping[str, Any] | None) -
             _check_static_type(cls, f.field, ns)
         if f.kind == "excluded" and not f.has_default:
             raise TypeError(
-                f"field '{f.name}' of class '{cls.__qualname__}' is not part of the pytree "
+                f"field '{f.name}' of class '{class_name(cls)}' is not part of the pytree "
                 f"(init=False or pytree=False) but has no default: after jit/vmap/tree_map it "
                 f"would be unset, because jaxdc never re-runs __init__/__post_init__ on "
                 f"unflatten. Fix: give it a default, or carry it in the pytree with "
@@ -127,7 +128,7 @@ def _kind(cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces) -> Ki
         annotated = _annotated_static(cls, f, own, ns, required=False)
         if annotated and not explicit:
             raise TypeError(
-                f"field '{f.name}' of class '{cls.__qualname__}' is annotated Static[...] "
+                f"field '{f.name}' of class '{class_name(cls)}' is annotated Static[...] "
                 f"but declared jaxdc.field(static=False). Fix: drop one of them."
             )
         return "static" if explicit else "data"
@@ -151,7 +152,7 @@ def _annotated_static(
     except UnresolvedName as exc:
         if not required:
             return False
-        raise UnresolvedField(cls.__qualname__, f.name, f.type, exc.name) from None
+        raise UnresolvedField(class_name(cls), f.name, f.type, exc.name) from None
 
 
 def _check_static_type(cls: type, f: dataclasses.Field[Any], ns: Namespaces) -> None:
@@ -161,4 +162,4 @@ def _check_static_type(cls: type, f: dataclasses.Field[Any], ns: Namespaces) -> 
         return  # only checkable when the value arrives (hash() at construction)
     problem = find_unhashable(tp, f.name)
     if problem is not None:
-        raise TypeError(static_type_message(cls.__qualname__, f.name, problem))
+        raise TypeError(static_type_message(class_name(cls), f.name, problem))
