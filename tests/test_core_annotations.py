@@ -190,3 +190,23 @@ def test_annotated_with_marker_and_alias(load_module: Load) -> None:
         """
     )
     assert len(jax.tree.leaves(m.a)) == 2 and "'n', 2" in _statics(m.a)
+
+
+def test_class_defined_by_exec_resolves_in_its_own_globals() -> None:
+    """PEP 563 strings must be evaluated where the class statement ran, which is not
+    `sys.modules[cls.__module__]` for exec'd code (notebooks, REPL tools, demos)."""
+    import jax.numpy as jnp
+
+    import jaxdc as jdc
+
+    source = (
+        "from __future__ import annotations\n"
+        "@jdc.pytree_dataclass\n"
+        "class A:\n"
+        "    w: jax.Array\n"
+        "    k: jdc.Static[int]\n"
+        "a = A(jnp.ones(2), 3)\n"
+    )
+    scope = {"jax": jax, "jnp": jnp, "jdc": jdc}
+    exec(compile(source, "<notebook>", "exec"), scope)  # noqa: S102
+    assert len(jax.tree.leaves(scope["a"])) == 1 and "3" in _statics(scope["a"])

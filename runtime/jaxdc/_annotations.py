@@ -22,7 +22,7 @@ import typing_extensions
 
 from jaxdc._static import STATIC_MARKER, is_static_annotation
 
-__all__ = ["Namespaces", "UnresolvedName", "caller_locals", "is_static", "resolve"]
+__all__ = ["CallerScope", "Namespaces", "UnresolvedName", "caller_scope", "is_static", "resolve"]
 
 _ANNOTATED = {typing.Annotated, typing_extensions.Annotated}
 _FRAMEWORK_MODULES = ("jaxdc", "typing", "typing_extensions", "abc", "dataclasses")
@@ -37,6 +37,14 @@ class UnresolvedName(Exception):
 
 
 @dataclass(frozen=True)
+class CallerScope:
+    """The globals and locals of the code that defined a class (its class statement)."""
+
+    globalns: Mapping[str, Any]
+    localns: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
 class Namespaces:
     """Where a class's annotations are evaluated: its module, its body, its caller's scope."""
 
@@ -44,10 +52,13 @@ class Namespaces:
     localns: Mapping[str, Any]
 
     @classmethod
-    def for_class(cls, klass: type, caller: Mapping[str, Any] | None) -> Namespaces:
-        module = sys.modules.get(klass.__module__)
-        globalns = dict(vars(module)) if module is not None else {}
-        localns = {**(caller or {}), **vars(klass), klass.__name__: klass}
+    def for_class(cls, klass: type, caller: CallerScope | None) -> Namespaces:
+        if caller is not None:
+            globalns = caller.globalns
+        else:
+            module = sys.modules.get(klass.__module__)
+            globalns = vars(module) if module is not None else {}
+        localns = {**((caller and caller.localns) or {}), **vars(klass), klass.__name__: klass}
         return cls(globalns, localns)
 
     def eval(self, source: str) -> Any:
@@ -57,18 +68,20 @@ class Namespaces:
             raise UnresolvedName(exc.name or source) from None
 
 
-def caller_locals() -> dict[str, Any] | None:
-    """Locals of the scope defining the class being decorated (None at module level).
+def caller_scope() -> CallerScope | None:
+    """The scope whose class statement is being decorated.
 
-    Needed for `from __future__ import annotations` together with a local import of
-    `Static`: the string 'Static[int]' can only be evaluated in that scope.
+    Needed for `from __future__ import annotations`: the string 'Static[int]' can only be
+    evaluated where the class was written, which may be a function (local imports) or
+    code whose globals are not `sys.modules[cls.__module__]` (exec, notebooks).
     """
     frame = sys._getframe(1)
     while frame is not None and _is_framework(frame.f_globals.get("__name__", "")):
         frame = frame.f_back
-    if frame is None or frame.f_locals is frame.f_globals:
+    if frame is None:
         return None
-    return dict(frame.f_locals)
+    local = None if frame.f_locals is frame.f_globals else dict(frame.f_locals)
+    return CallerScope(frame.f_globals, local)
 
 
 def _is_framework(module: str) -> bool:

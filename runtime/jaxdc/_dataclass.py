@@ -19,7 +19,7 @@ import jax
 import numpy as np
 
 from jaxdc._hashability import class_name
-from jaxdc._annotations import caller_locals
+from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
 from jaxdc._frozen import frozen_delattr, frozen_setattr
@@ -46,7 +46,7 @@ class PytreeDataclassDecorator:
         self._options = dict(options)
 
     def __call__(self, cls: type[_T]) -> type[_T]:
-        return process(cls, self._options, caller_locals())
+        return process(cls, self._options, caller_scope())
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self._options.items())
@@ -62,7 +62,7 @@ def pytree_dataclass(cls: type[_T] | None = None, /, **options: Any) -> Any:
     check_options(options, "pytree_dataclass")
     if cls is None:
         return PytreeDataclassDecorator(options)
-    return process(cls, options, caller_locals())
+    return process(cls, options, caller_scope())
 
 
 def check_options(options: Mapping[str, Any], where: str) -> None:
@@ -80,7 +80,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
         )
 
 
-def process(cls: type[_T], options: Mapping[str, Any], caller: Mapping[str, Any] | None) -> type[_T]:
+def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
     """Build the dataclass, decide field kinds (now or lazily), install and register."""
     if SPEC_ATTR in cls.__dict__:
         if options:
@@ -117,7 +117,7 @@ class _Pending:
 
     __slots__ = ("caller", "custom_init", "init")
 
-    def __init__(self, custom_init: bool, caller: Mapping[str, Any] | None, init: bool) -> None:
+    def __init__(self, custom_init: bool, caller: CallerScope | None, init: bool) -> None:
         self.custom_init, self.caller, self.init = custom_init, caller, init
 
 
@@ -142,7 +142,7 @@ def ensure_spec(cls: type) -> ClassSpec:
 
 
 def _finish_class(
-    cls: type, custom_init: bool, caller: Mapping[str, Any] | None, generate_init: bool = True
+    cls: type, custom_init: bool, caller: CallerScope | None, generate_init: bool = True
 ) -> ClassSpec:
     spec = build_spec(cls, custom_init, caller)
     if generate_init and not custom_init and "__init__" in cls.__dict__:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jaxdc._annotations import caller_locals
+from jaxdc._annotations import caller_scope
 from jaxdc._dataclass import check_options, process
 from jaxdc._replace import replace
 
@@ -33,7 +33,7 @@ class PyTreeNode:
                 f"class being created for a slotted copy. Fix: decorate it instead: "
                 f"@jaxdc.pytree_dataclass(slots=True) class {cls.__name__}: ..."
             )
-        process(cls, options, caller_locals())
+        process(cls, options, caller_scope())
 
     def replace(self, **changes: Any) -> Any:
         """A copy with some fields changed (`jaxdc.replace(self, **changes)`)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from jaxdc._hashability import class_name
-from jaxdc._annotations import Namespaces, UnresolvedName, is_static, resolve
+from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_static, resolve
 from jaxdc._field import PYTREE_KEY, STATIC_KEY
 from jaxdc._hashability import find_unhashable, static_type_message
 from jaxdc._static import strip_static
@@ -92,7 +92,7 @@ def spec_of(cls: type) -> ClassSpec | None:
     return spec if isinstance(spec, ClassSpec) else None
 
 
-def build_spec(cls: type, custom_init: bool, caller: Mapping[str, Any] | None) -> ClassSpec:
+def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> ClassSpec:
     """Decide every field's kind and check static types. Raises `UnresolvedField`."""
     ns = Namespaces.for_class(cls, caller)
     own = cls.__dict__.get("__annotations__", {})

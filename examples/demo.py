@@ -1,0 +1,115 @@
+"""`make demo`: what each layer of jaxdc catches, then the runtime in action.
+
+1. mypy with the jaxdc_mypy plugin on examples/misuse.py (never executed),
+2. pyright on the same file (what an editor with pylance shows),
+3. the runtime rejecting the same misuse at class definition / construction,
+4. the runtime demo (examples/runtime_demo.py): jit, vmap, copy_and_mutate, ...
+"""
+
+from __future__ import annotations
+
+import json
+import runpy
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+MISUSE = HERE / "misuse.py"
+
+
+def banner(title: str) -> None:
+    print(f"\n{'=' * 78}\n{title}\n{'=' * 78}")
+
+
+def source_line(line: int) -> str:
+    return MISUSE.read_text().splitlines()[line - 1].strip()
+
+
+def run_mypy() -> None:
+    banner("1. mypy + jaxdc_mypy plugin  (examples/mypy.ini: plugins = jaxdc_mypy)")
+    out = subprocess.run(
+        [str(BIN / "mypy"), "--config-file", str(HERE / "mypy.ini"), "--no-error-summary",
+         "--hide-error-context", str(MISUSE)],
+        capture_output=True, text=True, cwd=HERE.parent,
+    ).stdout
+    for row in out.splitlines():
+        if ": error: " not in row:
+            continue
+        location, message = row.split(": error: ", 1)
+        line = int(location.rsplit(":", 1)[1])
+        print(f"  line {line:>2}  {source_line(line)}\n           -> {message}")
+
+
+def run_pyright() -> None:
+    banner("2. pyright (what pylance shows in the editor; no plugin needed)")
+    out = subprocess.run(
+        [str(BIN / "pyright"), "--outputjson", "--pythonpath", sys.executable, str(MISUSE)],
+        capture_output=True, text=True, cwd=HERE.parent,
+    ).stdout
+    for diag in json.loads(out)["generalDiagnostics"]:
+        line = diag["range"]["start"]["line"] + 1
+        message = diag["message"].splitlines()[0]
+        print(f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{diag.get('rule', '')}]")
+
+
+RUNTIME_MISUSE = {
+    "Static[list[int]] at class definition": """
+        @jdc.pytree_dataclass
+        class Model:
+            w: jax.Array
+            layers: jdc.Static[list[int]]
+    """,
+    "a list passed to a static field": """
+        @jdc.pytree_dataclass
+        class Model:
+            w: jax.Array
+            layers: jdc.Static[tuple[int, ...]]
+        Model(jnp.ones(3), [32, 32])
+    """,
+    "assigning a field": """
+        @jdc.pytree_dataclass
+        class Model:
+            w: jax.Array
+        Model(jnp.ones(3)).w = jnp.zeros(3)
+    """,
+    "a subclass that forgot the decorator": """
+        @jdc.pytree_dataclass
+        class Model:
+            w: jax.Array
+        class Bigger(Model):
+            pass
+        Bigger(jnp.ones(3))
+    """,
+}
+
+
+def run_runtime_checks() -> None:
+    banner("3. runtime: the same misuse, for people who run neither checker")
+    import jax
+    import jax.numpy as jnp
+
+    import jaxdc as jdc
+
+    for title, snippet in RUNTIME_MISUSE.items():
+        try:
+            exec(textwrap.dedent(snippet), {"jax": jax, "jnp": jnp, "jdc": jdc})  # noqa: S102
+        except Exception as exc:  # the demo shows whatever the runtime raises
+            print(f"  {title}:\n    {type(exc).__name__}: {textwrap.shorten(str(exc), 400)}")
+        else:
+            print(f"  {title}: NOT caught (a bug)")
+
+
+def run_runtime_demo() -> None:
+    banner("4. runtime demo (examples/runtime_demo.py)")
+    runpy.run_path(str(HERE / "runtime_demo.py"), run_name="__main__")
+
+
+if __name__ == "__main__":
+    run_mypy()
+    run_pyright()
+    run_runtime_checks()
+    if (HERE / "runtime_demo.py").exists():
+        run_runtime_demo()
