@@ -1,4 +1,4 @@
-# runtime: raises TypeError
+# runtime: raises FrozenInstanceError
 """PyTreeNode: subclassing decorates; class keywords and `.replace` are typed."""
 
 import jax

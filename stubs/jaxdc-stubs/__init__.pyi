@@ -9,3 +9,5 @@ from jaxdc._node import PyTreeNode as PyTreeNode
 from jaxdc._replace import replace as replace
 from jaxdc._serialization import from_state_dict as from_state_dict, to_state_dict as to_state_dict
 from jaxdc._static import Static as Static
+
+__version__: str

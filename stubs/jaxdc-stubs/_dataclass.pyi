@@ -1,4 +1,5 @@
-from typing import TypeVar, overload
+from collections.abc import Mapping
+from typing import Any, TypeVar, overload
 
 from typing_extensions import dataclass_transform
 
@@ -9,14 +10,17 @@ _T = TypeVar("_T")
 class PytreeDataclassDecorator:
     """What `pytree_dataclass(...)` returns; a named class so the mypy plugin can hook it."""
 
+    def __init__(self, options: Mapping[str, Any]) -> None: ...
     def __call__(self, cls: type[_T], /) -> type[_T]: ...
 
 # dataclass_transform goes on the first overload (PEP 681); both forms share it.
 @overload
-@dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
 def pytree_dataclass(cls: type[_T], /) -> type[_T]: ...
 @overload
+@dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
 def pytree_dataclass(
+    cls: None = None,
+    /,
     *,
     init: bool = True,
     repr: bool = True,

@@ -1,0 +1,168 @@
+"""The stubs match the runtime, and pyright and mypy find them in both kinds of install.
+
+Install checks type-check a probe file whose expected errors exist only in the stubs (the
+runtime has no `dataclass_transform` and an unbounded `Static`), from a directory outside the
+repository, so the only way to those errors is through the installed `jaxdc-stubs`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+STUBS = REPO / "stubs" / "jaxdc-stubs"
+BIN = Path(sys.executable).parent
+
+PROBE = textwrap.dedent(
+    """\
+    from jaxdc import Static, pytree_dataclass
+
+    @pytree_dataclass
+    class Model:
+        depth: Static[int]
+        sizes: Static[list[int]]
+
+    model = Model(2, [3])
+    model.depth = 3
+    """
+)
+# (line, code) per checker: the unhashable Static and the frozen assignment.
+PYRIGHT_EXPECTED = {(6, "reportInvalidTypeForm"), (9, "reportAttributeAccessIssue")}
+MYPY_EXPECTED = {(6, "type-var"), (9, "misc")}
+
+
+def test_stubtest() -> None:
+    """`--ignore-missing-stub`: runtime modules export internal helpers the stubs leave out
+    on purpose; test_stub_exports_match_runtime keeps the public names complete."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            "--ignore-missing-stub",
+            "--allowlist",
+            str(REPO / "stubs" / "stubtest-allowlist.txt"),
+            "jaxdc",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_stub_exports_match_runtime() -> None:
+    import jaxdc
+
+    tree = ast.parse((STUBS / "__init__.pyi").read_text())
+    exported = {
+        alias.asname
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname == alias.name  # `import x as x` is a re-export (PEP 484)
+    }
+    exported |= {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(target := node.target, ast.Name)
+    }
+    assert exported == set(jaxdc.__all__) | {"__version__"}
+
+
+def _pyright(python: Path, cwd: Path) -> set[tuple[int, str]]:
+    proc = subprocess.run(
+        [str(BIN / "pyright"), "--outputjson", "--pythonpath", str(python), "probe.py"],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+    report = json.loads(proc.stdout)
+    return {
+        (d["range"]["start"]["line"] + 1, d.get("rule", "no-rule"))
+        for d in report["generalDiagnostics"]
+        if d["severity"] == "error"
+    }
+
+
+def _mypy(python: Path, cwd: Path, cache: str) -> set[tuple[int, str]]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--python-executable",
+            str(python),
+            "--cache-dir",
+            str(REPO / ".mypy_cache" / cache),
+            "--output",
+            "json",
+            "probe.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+    found = set()
+    for line in proc.stdout.splitlines():
+        d = json.loads(line)
+        if d["severity"] == "error":
+            found.add((d["line"], d["code"]))
+    return found
+
+
+def _assert_stubs_found(python: Path, workdir: Path, cache: str) -> None:
+    (workdir / "probe.py").write_text(PROBE)
+    assert _pyright(python, workdir) == PYRIGHT_EXPECTED
+    assert _mypy(python, workdir, cache) == MYPY_EXPECTED
+
+
+def test_editable_install_is_found(tmp_path: Path) -> None:
+    """The .venv install: hatchling's static .pth puts `stubs/` on sys.path."""
+    _assert_stubs_found(Path(sys.executable), tmp_path, "probe-editable")
+
+
+def test_wheel_install_is_found(tmp_path: Path) -> None:
+    """A fresh venv holding only the wheel; jax & co. come from this venv through a .pth."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path / "dist"), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    env_dir = tmp_path / "env"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+    )
+    # Only this venv's site-packages, not its .pth files: the editable roots stay invisible.
+    (site / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    (wheel,) = (tmp_path / "dist").glob("jaxdc-*.whl")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+         str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    where = subprocess.run(
+        [str(python), "-c", "import sys, importlib.util as u; print(u.find_spec('jaxdc').origin)"
+         "; print(*sys.path, sep='\\n')"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    ).stdout.splitlines()
+    assert where[0].startswith(str(site))
+    assert not {str(REPO / "stubs"), str(REPO / "runtime")} & set(where[1:])
+    _assert_stubs_found(python, tmp_path, "probe-wheel")
