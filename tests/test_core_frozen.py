@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sys
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -141,7 +139,6 @@ def test_setting_an_excluded_field_during_construction_is_an_error() -> None:
         A(jnp.ones(2))
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="3.10 dataclasses accept it anyway")
 def test_array_default_works() -> None:
     default = jnp.zeros(3)
 
