@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.jaxdc-installed
 
-.PHONY: demo test bench venv clean
+.PHONY: demo test test-matrix bench venv clean
 
 venv: $(STAMP)
 
@@ -23,9 +23,19 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
+# Slow, so not part of `make test`: the whole suite on other interpreters, each in its
+# own venv (.venv-matrix/<python>), e.g. `make test-matrix PYTHONS="python3.10 python3.13"`.
+PYTHONS ?= python3.10 python3.12 python3.13
+test-matrix:
+	@set -e; for py in $(PYTHONS); do \
+	  v=.venv-matrix/$$py; \
+	  test -x $$v/bin/python || { $$py -m venv $$v && $$v/bin/python -m pip install -q -e '.[dev]'; }; \
+	  echo "== $$py"; $$v/bin/python -m pytest -q -n 2 -p no:cacheprovider; \
+	done
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .pytest_cache
+	rm -rf $(VENV) .venv-matrix build dist .mypy_cache .pytest_cache
