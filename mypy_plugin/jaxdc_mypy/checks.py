@@ -14,6 +14,7 @@ from mypy.types import Type
 from . import codes, compat, messages
 from .arraylike import ANY, ArrayLikeRules
 from .config import PluginConfig
+from .display import show
 from .fields import DATA, STATIC, declared_type, declaring_statement, pytree_fields
 from .hashability import HashabilityRules
 
@@ -30,7 +31,7 @@ class ClassChecker:
         reported here only if this class changes its type (a generic base specialised,
         ``class B(A[list[int]])``): otherwise the base already reported it.
         """
-        hashability = HashabilityRules(self._config, api.modules)
+        hashability = HashabilityRules(self._config, api.modules, api.options)
         instance = compat.self_instance(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
@@ -44,30 +45,29 @@ class ClassChecker:
                 continue
             else:
                 context = info.defn
-            shown = compat.format_type(typ, api.options)
             if field.kind == STATIC:
                 problem = hashability.unhashable_part(typ)
                 if problem is not None:
                     api.fail(
-                        messages.static_unhashable(field.name, info.name, shown, problem),
+                        messages.static_unhashable(field.name, info.name, problem),
                         context,
                         code=codes.STATIC,
                     )
             else:
-                self._check_data(field.name, info, typ, shown, context, api)
+                self._check_data(field.name, info, typ, context, api)
 
     def _check_data(
         self,
         name: str,
         info: TypeInfo,
         typ: Type,
-        shown: str,
         context: Context,
         api: CheckerPluginInterface,
     ) -> None:
         problem = self._arrays.non_array_part(typ)
         if problem is None:
             return
+        shown = show(typ, api.options)
         if problem is ANY:
             if self._config.check_any:
                 api.fail(messages.data_any(name, info.name, shown), context, code=codes.ANY)

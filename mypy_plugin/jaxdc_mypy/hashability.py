@@ -2,17 +2,17 @@
 
 ``is_subtype(t, Hashable)`` is not enough: ``jax.Array``'s stub does not set
 ``__hash__ = None``, a class defining ``__eq__`` without ``__hash__`` loses its hash only
-at runtime, a non-frozen dataclass is unhashable, and containers/dataclasses can hold an
-unhashable part. So the rules are spelled out here, and the first offending part is
-returned with the reason the message gives.
+at runtime, a non-frozen dataclass is unhashable, and tuples, unions and frozen
+dataclasses can hold an unhashable part. So the rules of ``jaxdc._hashability`` are
+spelled out here, and the first offending part is returned with its reason.
 """
 
 from __future__ import annotations
 
 from mypy.nodes import MypyFile, TypeInfo, Var
+from mypy.options import Options
 from mypy.types import (
     Instance,
-    LiteralType,
     NoneType,
     TupleType,
     Type,
@@ -24,8 +24,8 @@ from mypy.types import (
 
 from . import compat, names
 from .config import PluginConfig
+from .display import show
 from .messages import Problem
-
 
 _HASHABLE = object()
 
@@ -33,10 +33,11 @@ _HASHABLE = object()
 class HashabilityRules:
     """Finds the first unhashable part of a type (None if hashable)."""
 
-    def __init__(self, config: PluginConfig, modules: dict[str, MypyFile]) -> None:
+    def __init__(self, config: PluginConfig, modules: dict[str, MypyFile], options: Options) -> None:
         self._arrays = names.ARRAY_TYPES | set(config.extra_array_types)
         self._hashable = set(config.extra_hashable_types)
         self._modules = modules
+        self._options = options
 
     def unhashable_part(self, typ: Type) -> Problem | None:
         return self._check(typ, seen=frozenset())
@@ -44,23 +45,18 @@ class HashabilityRules:
     def _check(self, typ: Type, seen: frozenset[str]) -> Problem | None:
         typ = get_proper_type(typ)
         if isinstance(typ, (TupleType, UnionType)):
-            return self._first(typ.items, seen)
+            for item in typ.items:
+                problem = self._check(item, seen)
+                if problem is not None:
+                    return problem
+            return None
         if isinstance(typ, TypeVarType):
             return self._check(typ.upper_bound, seen)
         if isinstance(typ, TypedDictType):
-            return Problem("mutable", typ.fallback.type.name)
-        if isinstance(typ, LiteralType):
-            return None
+            return Problem("mutable", "dict", show(typ, self._options))
         if isinstance(typ, Instance):
             return self._instance(typ, seen)
-        # Any, None, callables, type[...], ...: hashable (or not ours to judge).
-        return None
-
-    def _first(self, items: list[Type], seen: frozenset[str]) -> Problem | None:
-        for item in items:
-            problem = self._check(item, seen)
-            if problem is not None:
-                return problem
+        # Any, None, Literal, callables, type[...]: hashable (or not ours to judge).
         return None
 
     def _instance(self, typ: Instance, seen: frozenset[str]) -> Problem | None:
@@ -68,54 +64,55 @@ class HashabilityRules:
         mro = {base.fullname for base in info.mro}
         if mro & self._hashable:
             return None
+        part = show(typ, self._options)
         if mro & self._arrays:
-            return Problem("array", info.name)
+            return Problem("array", info.name, part)
         if mro & names.MUTABLE_BUILTINS:
-            return Problem("mutable", info.name)
+            return Problem("mutable", info.name, part)
         if info.fullname in ("builtins.tuple", "builtins.frozenset") and typ.args:
             return self._check(typ.args[0], seen)
         for base in info.mro[:-1]:  # object's hash is fine
-            verdict = self._own_hash(base)
+            verdict = self._own_hash(base, part)
             if isinstance(verdict, Problem):
                 return verdict
             if verdict is _HASHABLE:
                 break
-        if info.fullname in seen:
+        if "dataclass" not in info.metadata or info.fullname in seen:
             return None
-        return self._dataclass_fields(typ, seen | {info.fullname})
+        return self._frozen_dataclass_fields(typ, part, seen | {info.fullname})
 
-    def _own_hash(self, base: TypeInfo) -> Problem | object | None:
+    def _own_hash(self, base: TypeInfo, part: str) -> Problem | object | None:
         """What ``base``'s own body says about hashing.
 
-        A Problem, ``_HASHABLE`` (it defines a hash: bases do not matter), or None (it
-        says nothing, look further up the MRO).
+        A Problem, ``_HASHABLE`` (it defines a hash: further bases do not matter), or None
+        (it says nothing: look further up the MRO).
         """
         hash_sym = base.names.get("__hash__")
         if hash_sym is not None:
             node = hash_sym.node
             if isinstance(node, Var) and isinstance(get_proper_type(node.type), NoneType):
-                return Problem("hash-none", base.name)
+                # `__hash__: ClassVar[None]` in a stub; the runtime words it by module.
+                kind = "mutable" if base.module_name == "builtins" else "eq-without-hash"
+                return Problem(kind, base.name, part)
             return _HASHABLE
         dataclass = base.metadata.get("dataclass")
         if dataclass is not None:
             # eq=True (the default) without frozen=True sets __hash__ = None.
-            return _HASHABLE if dataclass.get("frozen") else Problem("not-frozen", base.name)
+            return _HASHABLE if dataclass.get("frozen") else Problem("not-frozen", base.name, part)
         if "__eq__" in base.names and not self._is_stub(base):
             # Python sets __hash__ = None on such a class; stubs often omit __hash__.
-            return Problem("eq-without-hash", base.name)
+            return Problem("eq-without-hash", base.name, part)
         return None
 
-    def _dataclass_fields(self, typ: Instance, seen: frozenset[str]) -> Problem | None:
+    def _frozen_dataclass_fields(
+        self, typ: Instance, part: str, seen: frozenset[str]
+    ) -> Problem | None:
         """A frozen dataclass hashes its fields: check them (e.g. an array inside)."""
-        if "dataclass" not in typ.type.metadata:
-            return None
         for name, _ in compat.dataclass_fields(typ.type):
             field_type = compat.member_type(typ, name)
-            if field_type is None:
-                continue
-            problem = self._check(field_type, seen)
-            if problem is not None:
-                return problem._replace(path=(f"{typ.type.name}.{name}", *problem.path))
+            inner = None if field_type is None else self._check(field_type, seen)
+            if inner is not None:
+                return Problem("frozen-field", typ.type.name, part, via=name, inner=inner)
         return None
 
     def _is_stub(self, info: TypeInfo) -> bool:

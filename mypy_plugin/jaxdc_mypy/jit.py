@@ -30,7 +30,7 @@ class JitChecker:
         written, analysed = func.unanalyzed_type, func.type
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
-        hashability = HashabilityRules(self._config, ctx.api.modules)
+        hashability = HashabilityRules(self._config, ctx.api.modules, ctx.api.options)
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
             if not isinstance(annotation, UnboundType):
                 continue
@@ -39,10 +39,7 @@ class JitChecker:
                 continue
             problem = hashability.unhashable_part(typ)
             if problem is not None:
-                shown = compat.format_type(typ, ctx.api.options)
-                message = messages.jit_static_unhashable(
-                    argument.variable.name, func.name, shown, problem
-                )
+                message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
                 ctx.api.fail(message, argument, code=codes.STATIC)
 
 

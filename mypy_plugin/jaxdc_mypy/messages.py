@@ -1,14 +1,14 @@
 """Diagnostic wording, shared with the runtime's class-definition check.
 
-The static-field template and its reasons/fixes table are the ones in
-docs/architecture.md ("Runtime errors"), so a user sees the same sentence from mypy and
-from Python. Data fields get a template of the same shape that suggests ``Static[...]``.
-Pure Python (no mypy import) so other code can reuse the wording.
+The static-field sentence and its reasons/fixes are the runtime's
+(``jaxdc._hashability``, docs/architecture.md "Runtime errors"), so a user reads the same
+words from mypy and from Python. Data fields get a sentence of the same shape that
+suggests ``Static[...]``. Pure Python (no mypy import) so other code can reuse it.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 STATIC_TEMPLATE = (
     "static field '{field}' of class '{cls}' has unhashable type '{type}': {reason}. "
@@ -32,21 +32,20 @@ ANY_TEMPLATE = (
 
 
 class Problem(NamedTuple):
-    """Why one part of a field's type is rejected.
-
-    ``kind`` selects the reason/fix row; ``subject`` is the offending class's short name.
-    """
+    """The offending part of a field's type and why (a row of the tables below)."""
 
     kind: str
     subject: str = ""
-    path: tuple[str, ...] = ()
-    """Dataclass fields leading to the offending part, outermost first ('Config.table')."""
+    """Short name of the offending class."""
+    part: str = ""
+    """The offending part of the type, as shown in the message."""
+    via: str = ""
+    """For a frozen dataclass: its field that holds the unhashable value."""
+    inner: Optional[Problem] = None
+    """For a frozen dataclass: that field's own problem."""
 
-    def where(self) -> str:
-        return " (in " + " > ".join(f"'{step}'" for step in self.path) + ")" if self.path else ""
 
-
-# kind -> (reason, fix). {T} is the offending type, {field} the field.
+# kind -> (reason, fix); {T}: offending class, {field}: the field or parameter.
 _STATIC_ROWS = {
     "mutable": (
         "'{T}' is mutable and not hashable",
@@ -64,21 +63,26 @@ _STATIC_ROWS = {
         "'{T}' defines __eq__ but not __hash__",
         "define __hash__ on '{T}'",
     ),
-    "hash-none": (
-        "'{T}' sets __hash__ to None",
-        "use a hashable type, or make '{field}' a data field",
+    "frozen-field": (
+        "frozen dataclass '{T}' has field '{via}' of unhashable type '{inner_type}' ({inner_reason})",
+        "make '{field}' a data field, or give '{T}.{via}' a hashable type",
     ),
 }
+# A jit parameter is not a field: where the runtime's fix says "data field", say this.
 _JIT_FIXES = {
     "mutable": "use an immutable type such as tuple[...] or frozenset[...], or drop Static[...] from '{field}'",
     "array": "drop Static[...] from '{field}' so the array is traced",
-    "hash-none": "use a hashable type, or drop Static[...] from '{field}'",
+    "frozen-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
 }
 _DATA_ROWS = {
     "not-array": (
         "'{T}' is not an array type or a pytree class",
         "declare it Static[{type}] if it is configuration, or list '{T}' under "
         "extra_pytree_bases or extra_array_types in [tool.jaxdc-mypy] if JAX can trace it",
+    ),
+    "text": (
+        "'{T}' is not an array type",
+        "declare it Static[{type}] if it is configuration",
     ),
     "callable": (
         "a callable is not an array",
@@ -88,35 +92,36 @@ _DATA_ROWS = {
         "a class object is not an array",
         "declare it Static[{type}]",
     ),
-    "text": (
-        "'{T}' is not an array type",
-        "declare it Static[{type}] if it is configuration",
-    ),
 }
 
 
-def static_unhashable(field: str, cls: str, type_: str, problem: Problem) -> str:
-    reason, fix = _STATIC_ROWS[problem.kind]
-    values = {"T": problem.subject, "field": field, "type": type_}
+def _reason(problem: Problem, field: str) -> str:
+    values = {"T": problem.subject, "via": problem.via, "field": field}
+    if problem.inner is not None:
+        values["inner_type"] = problem.inner.part
+        values["inner_reason"] = _reason(problem.inner, field)
+    return _STATIC_ROWS[problem.kind][0].format(**values)
+
+
+def static_unhashable(field: str, cls: str, problem: Problem) -> str:
+    fix = _STATIC_ROWS[problem.kind][1]
     return STATIC_TEMPLATE.format(
         field=field,
         cls=cls,
-        type=type_,
-        reason=reason.format(**values) + problem.where(),
-        fix=fix.format(**values),
+        type=problem.part,
+        reason=_reason(problem, field),
+        fix=fix.format(T=problem.subject, via=problem.via, field=field),
     )
 
 
-def jit_static_unhashable(param: str, function: str, type_: str, problem: Problem) -> str:
-    reason, fix = _STATIC_ROWS[problem.kind]
-    fix = _JIT_FIXES.get(problem.kind, fix)
-    values = {"T": problem.subject, "field": param, "type": type_}
+def jit_static_unhashable(param: str, function: str, problem: Problem) -> str:
+    fix = _JIT_FIXES.get(problem.kind, _STATIC_ROWS[problem.kind][1])
     return JIT_STATIC_TEMPLATE.format(
         field=param,
         cls=function,
-        type=type_,
-        reason=reason.format(**values) + problem.where(),
-        fix=fix.format(**values),
+        type=problem.part,
+        reason=_reason(problem, param),
+        fix=fix.format(T=problem.subject, via=problem.via, field=param),
     )
 
 
