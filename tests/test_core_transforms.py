@@ -101,6 +101,15 @@ def test_replace_unknown_field_lists_valid_ones() -> None:
         jdc.replace(3, x=1)
 
 
+def test_replace_protocols_use_the_fast_path_and_validate() -> None:
+    s = _state()
+    assert s.__replace__(lr=0.3).lr == 0.3  # what copy.replace calls on Python 3.13+
+    if hasattr(copy, "replace"):
+        assert copy.replace(s, lr=0.4).lr == 0.4
+    with pytest.raises(TypeError, match="static field 'lr' of class 'TrainState'"):
+        s.__replace__(lr=[0.1])
+
+
 def test_dataclasses_helpers_work() -> None:
     s = _state()
     assert jdc.is_dataclass(s) and [f.name for f in jdc.fields(s)] == ["params", "step", "lr"]

@@ -149,6 +149,7 @@ def _finish_class(
         cls.__init__ = make_init(spec)  # type: ignore[misc]
     spec.replace = make_replace(spec)
     cls.__jaxdc_replace__ = staticmethod(spec.replace)  # type: ignore[attr-defined]
+    cls.__replace__ = spec.replace  # type: ignore[attr-defined]  # copy.replace (3.13+)
     setattr(cls, SPEC_ATTR, spec)
     register(spec)
     return spec
