@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -132,15 +134,8 @@ def test_editable_install_is_found(tmp_path: Path) -> None:
     _assert_stubs_found(Path(sys.executable), tmp_path, "probe-editable")
 
 
-def test_wheel_install_is_found(tmp_path: Path) -> None:
-    """A fresh venv holding only the wheel; jax & co. come from this venv through a .pth."""
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(tmp_path / "dist"), str(REPO)],
-        check=True,
-        capture_output=True,
-    )
-    env_dir = tmp_path / "env"
+def _bare_venv(env_dir: Path) -> tuple[Path, Path]:
+    """A venv without jaxdc that imports jax & co. from this one (python, site-packages)."""
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
     site = Path(
@@ -151,6 +146,18 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
     )
     # Only this venv's site-packages, not its .pth files: the editable roots stay invisible.
     (site / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    return python, site
+
+
+def test_wheel_install_is_found(tmp_path: Path) -> None:
+    """A fresh venv holding only the wheel."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path / "dist"), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    python, site = _bare_venv(tmp_path / "env")
     (wheel,) = (tmp_path / "dist").glob("jaxdc-*.whl")
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
@@ -166,3 +173,19 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
     assert where[0].startswith(str(site))
     assert not {str(REPO / "stubs"), str(REPO / "runtime")} & set(where[1:])
     _assert_stubs_found(python, tmp_path, "probe-wheel")
+
+
+def test_verifytypes_score_is_the_documented_one(tmp_path: Path) -> None:
+    """`pyright --verifytypes` skips `-stubs` packages, so it reads the stubs installed as
+    the package `jaxdc` itself; stubs/README.md quotes the score."""
+    python, site = _bare_venv(tmp_path / "env")
+    shutil.copytree(STUBS, site / "jaxdc")
+    (site / "jaxdc" / "py.typed").touch()
+    # --verifytypes ignores --pythonpath; it takes the first `python` on PATH.
+    path = f"{python.parent}{os.pathsep}{os.environ['PATH']}"
+    proc = subprocess.run(
+        [str(BIN / "pyright"), "--verifytypes", "jaxdc", "--ignoreexternal", "--outputjson"],
+        capture_output=True, text=True, cwd=tmp_path, check=False, env={**os.environ, "PATH": path},
+    )
+    score = json.loads(proc.stdout)["typeCompleteness"]["completenessScore"]
+    assert f"completeness score: {score:.1%}" in (REPO / "stubs" / "README.md").read_text()

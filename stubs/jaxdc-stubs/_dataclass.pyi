@@ -7,13 +7,14 @@ from jaxdc._field import field, static_field
 
 _T = TypeVar("_T")
 
+# What `pytree_dataclass(...)` returns: a named class (not a Callable) so the mypy plugin
+# can hook its `__call__`.
 class PytreeDataclassDecorator:
-    """What `pytree_dataclass(...)` returns; a named class so the mypy plugin can hook it."""
-
     def __init__(self, options: Mapping[str, Any]) -> None: ...
     def __call__(self, cls: type[_T], /) -> type[_T]: ...
 
-# dataclass_transform goes on the first overload (PEP 681); both forms share it.
+# PEP 681 allows dataclass_transform on any one overload and applies it to both forms; on
+# the call form it keeps stubtest able to match the bare form's positional-only `cls`.
 @overload
 def pytree_dataclass(cls: type[_T], /) -> type[_T]: ...
 @overload

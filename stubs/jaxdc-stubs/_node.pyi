@@ -4,10 +4,9 @@ from typing_extensions import Self, dataclass_transform
 
 from jaxdc._field import field, static_field
 
+# Subclassing decorates: the class keywords are the `pytree_dataclass(...)` options.
 @dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
 class PyTreeNode:
-    """Subclassing decorates: class keywords are the `pytree_dataclass(...)` options."""
-
     def __init_subclass__(
         cls,
         *,
