@@ -76,7 +76,7 @@ def test_follows_a_nested_path_and_never_reads_the_target() -> None:
     "where", [lambda o: o, lambda o: 1, lambda o: len(o.name), lambda o: o.xs[0]]
 )
 def test_rejects_functions_that_are_not_attribute_paths(where: object) -> None:
-    with pytest.raises(TypeError, match=r"attribute path .* lambda o: o\.a\.b"):
+    with pytest.raises(TypeError, match=r"attribute path .*lambda o: o\.a\.b"):
         attr(Linear(1), where)  # type: ignore[arg-type]
 
 
