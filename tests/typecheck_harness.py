@@ -231,17 +231,19 @@ def render_parity(cases: Iterable[Case]) -> str:
         cells = [_cell(code for _, _, code in case.expected[c]) for c in (PYRIGHT, MYPY, PLUGIN)]
         runtime = f"raises `{case.raises}`" if case.raises else "runs"
         link = f"[{case.path.stem}](../typecheck_cases/{case.path.name})"
-        rows.append(f"| {case.behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
+        behaviour = case.behaviour.replace("|", "\\|")  # a bare | would split the cell
+        rows.append(f"| {behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
     return "\n".join(
         [
             "# What each layer catches",
             "",
-            "Generated from `typecheck_cases/` by `python tests/typecheck_harness.py "
-            "--write-parity`; `tests/test_typecheck_cases.py` fails when this file is stale",
-            "and checks every cell against real pyright, mypy, mypy + `jaxdc_mypy` and Python",
-            "runs. A checker cell lists the codes it reports on the case's lines; – means none,",
-            "which is a miss on a misuse and the right answer on correct code. The runtime cell",
-            "says whether running the case raises (at its first rejected line) or runs through.",
+            "Generated from `typecheck_cases/` by `python tests/typecheck_harness.py --write-parity`;",
+            "`tests/test_typecheck_cases.py` checks every cell against real pyright, mypy,",
+            "mypy + `jaxdc_mypy` and Python runs, and fails when this file is stale.",
+            "",
+            "A checker cell lists the codes it reports on the case's lines; – means none, which",
+            "is a miss on a misuse and the right answer on correct code. The runtime cell says",
+            "whether running the case raises (at its first rejected line) or runs through.",
             "",
             f"| behaviour | case | {PYRIGHT} | {MYPY} | {PLUGIN} | runtime |",
             "|---|---|---|---|---|---|",
