@@ -17,7 +17,11 @@ except metadata.PackageNotFoundError:  # used from a source tree that is not ins
 
 
 def plugin(version: str) -> type:
-    """mypy's entry point: return the plugin class (imported only now)."""
-    from .plugin import JaxdcPlugin
+    """mypy's entry point: return the plugin class (imported only now).
+
+    The class lives in ``hooks``, not in a submodule named ``plugin``: importing such a
+    submodule would replace this function with the module (the daemon then fails).
+    """
+    from .hooks import JaxdcPlugin
 
     return JaxdcPlugin

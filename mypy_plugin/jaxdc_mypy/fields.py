@@ -93,6 +93,17 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
     return list(merged.values())
 
 
+def own_field_types(info: TypeInfo) -> list[Type]:
+    """Analysed types of the fields ``info`` itself declares (for dependency tracking)."""
+    stored = info.metadata.get(names.METADATA_KEY, {}).get("fields", {})
+    types = []
+    for name in stored:
+        sym = info.names.get(name)
+        if sym is not None and isinstance(sym.node, Var) and sym.node.type is not None:
+            types.append(sym.node.type)
+    return types
+
+
 def declared_type(field: PytreeField) -> Type | None:
     """The field's type as written in the class that declared it."""
     sym = field.owner.names.get(field.name)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from mypy.nodes import CallExpr, ClassDef, Expression, RefExpr, TypeInfo, Var
+from mypy.nodes import CallExpr, ClassDef, Expression, MypyFile, RefExpr, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     ClassDefContext,
@@ -29,7 +29,7 @@ from mypy.types import CallableType, Type
 
 from . import compat, config, names
 from .checks import ClassChecker
-from .fields import record_fields
+from .fields import own_field_types, record_fields
 from .jit import JitChecker
 from .replace import replace_function_signature, replace_method_signature
 from .types_walk import classes_mentioned
@@ -111,6 +111,22 @@ class JaxdcPlugin(Plugin):
 
     # --- cache ---------------------------------------------------------------------------
 
+    def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
+        """Modules whose classes decide this module's verdicts, for incremental runs.
+
+        A static field of type ``Key`` (a frozen dataclass in ``keys``) becomes unhashable
+        when ``Inner``, a field type of ``Key`` in a third module, gains ``__eq__``. mypy
+        re-checks a module when the interface of a module it *uses* changes; this hook
+        (mypy >= 2) adds those transitively used modules.
+        """
+        modules: set[str] = set()
+        for _, node, _ in file.local_definitions():
+            info = node.node
+            if isinstance(info, TypeInfo) and names.METADATA_KEY in info.metadata:
+                modules.update(c.module_name for c in classes_mentioned(own_field_types(info)))
+        modules.discard(file.fullname)
+        return modules
+
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         """Settings and plugin code, so changing either invalidates cached results.
 
@@ -123,17 +139,12 @@ class JaxdcPlugin(Plugin):
 def _record(ctx: ClassDefContext) -> None:
     recorded = record_fields(ctx)
     if recorded is not None:
-        _add_dependencies(ctx, recorded)
+        _add_dependencies(ctx)
 
 
-def _add_dependencies(ctx: ClassDefContext, field_names: list[str]) -> None:
+def _add_dependencies(ctx: ClassDefContext) -> None:
     """Make ``dmypy`` re-check this module when a class a field type depends on changes."""
-    field_types = []
-    for name in field_names:
-        node = ctx.cls.info.names[name].node
-        if isinstance(node, Var) and node.type is not None:
-            field_types.append(node.type)
-    for info in classes_mentioned(field_types):
+    for info in classes_mentioned(own_field_types(ctx.cls.info)):
         ctx.api.add_plugin_dependency(compat.wildcard_trigger(info.fullname))
 
 
