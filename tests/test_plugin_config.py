@@ -1,0 +1,132 @@
+"""jaxdc_mypy settings: `[tool.jaxdc-mypy]` in pyproject.toml, `[jaxdc-mypy]` in mypy.ini.
+
+Each setting changes a verdict; changing the settings between two runs over the same
+cache changes the diagnostics (the plugin reports its config to mypy's cache); bad
+settings stop mypy with a message naming the file, section and key, not a traceback.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_plugin_support import PYPROJECT, Project, project, warm_cache  # noqa: F401
+
+FILES = {
+    "lib.py": """
+        class Tensor:
+            '''An array type of another framework.'''
+
+
+        class Module:
+            '''Base class of another pytree library.'''
+
+
+        class Token:
+            def __eq__(self, other: object) -> bool:
+                return True
+        """,
+    "use.py": """
+        from typing import Any
+
+        from jaxdc import PyTreeNode, Static
+
+        from lib import Module, Tensor, Token
+
+
+        class Layer(Module):
+            pass
+
+
+        class Model(PyTreeNode):
+            t: Tensor
+            s: Static[Tensor]
+            sub: Layer
+            tok: Static[Token]
+            anything: Any
+        """,
+}
+DEFAULT = {("use.py", 13, "jaxdc-data"), ("use.py", 15, "jaxdc-data"), ("use.py", 16, "jaxdc-static")}
+CONFIGURED = {("use.py", 14, "jaxdc-static"), ("use.py", 17, "jaxdc-any")}
+
+TOML_SETTINGS = """
+[tool.jaxdc-mypy]
+extra_array_types = ["lib.Tensor"]
+extra_pytree_bases = ["lib.Module"]
+extra_hashable_types = ["lib.Token"]
+check_any = true
+"""
+INI = """
+[mypy]
+plugins = jaxdc_mypy
+warn_unused_ignores = True
+
+[jaxdc-mypy]
+extra_array_types = lib.Tensor
+extra_pytree_bases = lib.Module,
+    lib.Other
+extra_hashable_types = lib.Token
+check_any = True
+"""
+
+
+def test_pyproject_settings_change_verdicts_and_invalidate_the_cache(project: Project) -> None:
+    project.write(FILES)
+    assert project.mypy().diagnostics == DEFAULT
+    (project.root / "pyproject.toml").write_text(PYPROJECT + TOML_SETTINGS)
+    configured = project.mypy()
+    assert configured.diagnostics == CONFIGURED
+    assert configured.messages("jaxdc-static") == [
+        "static field 's' of class 'Model' has unhashable type 'Tensor': arrays are not "
+        "hashable. Static values are part of the treedef and used as jit cache keys, so "
+        "they must be hashable. Fix: make 's' a data field (drop Static[...] / static=True)."
+    ]
+    (project.root / "pyproject.toml").write_text(PYPROJECT)
+    assert project.mypy().diagnostics == DEFAULT
+
+
+def test_ini_settings(project: Project) -> None:
+    project.write({**FILES, "mypy.ini": INI})
+    assert project.mypy("--config-file", "mypy.ini", ".").diagnostics == CONFIGURED
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        (
+            "[tool.jaxdc-mypy]\ncolour = 1",
+            "pyproject.toml: [tool.jaxdc-mypy]: unknown setting 'colour' (known settings: "
+            "check_any, extra_array_types, extra_hashable_types, extra_pytree_bases)",
+        ),
+        (
+            '[tool.jaxdc-mypy]\nextra_array_types = "lib.Tensor"',
+            "pyproject.toml: [tool.jaxdc-mypy] extra_array_types must be a list of fully "
+            "qualified class names",
+        ),
+        (
+            '[tool.jaxdc-mypy]\nextra_hashable_types = ["Token"]',
+            "pyproject.toml: [tool.jaxdc-mypy] extra_hashable_types: 'Token' is not a fully "
+            "qualified class name (expected 'package.module.Class')",
+        ),
+        (
+            '[tool.jaxdc-mypy]\ncheck_any = "yes"',
+            "pyproject.toml: [tool.jaxdc-mypy] check_any must be true or false, not 'yes'",
+        ),
+        ('[tool]\njaxdc-mypy = "on"', "pyproject.toml: [tool.jaxdc-mypy] must be a table"),
+    ],
+)
+def test_bad_settings_stop_mypy_with_a_clear_message(
+    project: Project, section: str, message: str
+) -> None:
+    project.write(FILES)
+    (project.root / "pyproject.toml").write_text(f"{PYPROJECT}\n{section}\n")
+    run = project.mypy()
+    assert run.exit_code == 2
+    assert run.stderr.startswith("error: jaxdc_mypy: ")
+    assert message in run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_bad_ini_setting(project: Project) -> None:
+    project.write({**FILES, "mypy.ini": INI.replace("check_any = True", "check_any = maybe")})
+    run = project.mypy("--config-file", "mypy.ini", ".")
+    assert run.exit_code == 2
+    assert "mypy.ini: [jaxdc-mypy] check_any must be true or false, not 'maybe'" in run.stderr
