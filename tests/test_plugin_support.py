@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,37 +122,52 @@ class Project:
 
     root: Path
     cache_dir: Path
+    command: Sequence[str] | None = None
+    """How to run mypy (default: this venv's)."""
 
     def write(self, files: dict[str, str]) -> None:
         write_files(self.root, files)
 
     def mypy(self, *args: str, command: Sequence[str] | None = None) -> MypyRun:
-        return run_mypy(self.root, args or (".",), cache_dir=self.cache_dir, command=command)
+        return run_mypy(
+            self.root, args or (".",), cache_dir=self.cache_dir, command=command or self.command
+        )
 
     def expected(self) -> set[Diagnostic]:
         return expected_diagnostics(self.root)
 
 
-@pytest.fixture(scope="session")
-def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """This worker's copy of the shared warm cache (refreshed once per session)."""
-    SHARED_CACHE.mkdir(parents=True, exist_ok=True)
+def build_warm_cache(
+    tmp_path_factory: pytest.TempPathFactory, shared: Path, command: Sequence[str] | None = None
+) -> Path:
+    """Refresh the persisted cache ``shared`` and return this worker's private copy."""
+    shared.mkdir(parents=True, exist_ok=True)
     prelude = tmp_path_factory.mktemp("prelude")
     write_files(prelude, {"pyproject.toml": PYPROJECT, "prelude.py": PRELUDE})
     mine = tmp_path_factory.mktemp("cache") / "base"
-    with open(SHARED_CACHE.parent / "jaxdc-plugin-tests.lock", "w") as lock:
+    with open(shared.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers take turns
-        run = run_mypy(prelude, ["prelude.py"], cache_dir=SHARED_CACHE)
+        run = run_mypy(prelude, ["prelude.py"], cache_dir=shared, command=command)
         assert run.exit_code == 0, run.stdout + run.stderr
-        shutil.copytree(SHARED_CACHE, mine)
+        shutil.copytree(shared, mine)
     return mine
 
 
-@pytest.fixture
-def project(tmp_path: Path, warm_cache: Path) -> Iterator[Project]:
+@pytest.fixture(scope="session")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This worker's copy of the shared warm cache (refreshed once per session)."""
+    return build_warm_cache(tmp_path_factory, SHARED_CACHE)
+
+
+def new_project(tmp_path: Path, warm: Path, command: Sequence[str] | None = None) -> Project:
     root = tmp_path / "project"
     root.mkdir()
     (root / "pyproject.toml").write_text(PYPROJECT)
     cache_dir = tmp_path / "cache"
-    shutil.copytree(warm_cache, cache_dir)
-    yield Project(root, cache_dir)
+    shutil.copytree(warm, cache_dir)
+    return Project(root, cache_dir, command)
+
+
+@pytest.fixture
+def project(tmp_path: Path, warm_cache: Path) -> Project:
+    return new_project(tmp_path, warm_cache)
