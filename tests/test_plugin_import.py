@@ -1,0 +1,25 @@
+"""Importing jaxdc_mypy is cheap: no jax ever, and no mypy until mypy asks for the plugin."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PURE = ["jaxdc_mypy", "jaxdc_mypy.messages", "jaxdc_mypy.config", "jaxdc_mypy.names"]
+
+
+def _loaded_after(statements: str) -> set[str]:
+    code = f"import sys\n{statements}\nprint('\\n'.join(sorted(sys.modules)))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(proc.stdout.split())
+
+
+def test_package_and_pure_modules_import_neither_mypy_nor_jax() -> None:
+    loaded = _loaded_after("\n".join(f"import {name}" for name in PURE))
+    assert not {m for m in loaded if m.split(".")[0] in ("mypy", "jax", "numpy")}
+
+
+def test_plugin_class_never_imports_jax() -> None:
+    loaded = _loaded_after("import jaxdc_mypy\nplugin_class = jaxdc_mypy.plugin('2.0')")
+    assert "jaxdc_mypy.hooks" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("jax", "jaxlib", "numpy")}
