@@ -14,6 +14,7 @@ OPS: list[tuple[str, str]] = [
     ("tree_map", "tree_map"),
     ("flatten_with_path", "flatten_with_path"),
     ("construct", "construction"),
+    ("construct_flatten", "construction + flatten"),
     ("attr", "attribute read"),
     ("attr_unflat", "attribute read (unflattened instance)"),
     ("replace", "replace"),
@@ -71,6 +72,8 @@ def jobs_for(peer: Peer, shape: str, ops: list[str]) -> list[Job]:
         "tree_map": ("tree_map(ident, o)", base_setup, 1),
         "flatten_with_path": ("fwp(o)", base_setup, 1),
         "construct": (b.ctor, base_setup, 1),
+        # a fresh instance straight into JAX (any work deferred from construction shows here)
+        "construct_flatten": (f"flatten({b.ctor})", base_setup, 1),
         "attr": (reads_src, base_setup, n_reads),
         "attr_unflat": (reads_src, base_setup.replace("o = _O;", "o = _O_unflat;"), n_reads),
         "replace": (b.replace, base_setup, 1),
