@@ -1,197 +1,426 @@
 """`copy_and_mutate(obj)`: edit a copy of a frozen tree in place, at the cost of the edited paths.
 
     with jaxdc.copy_and_mutate(state) as new:
-        new.model.encoder.w = w2        # state itself is left untouched
+        new.model.encoder.w = w2        # `state` itself is left untouched
 
-Design: copy on access. Entering copies only the root (a shallow copy: a new object whose
-fields point at the same children). Reading a data field of a copy copies that child the
-same way, on first access, and stores the copy in the field, so `new.a.b.c.x = v` copies
-exactly `new`, `new.a`, `new.a.b` and `new.a.b.c`; every untouched subtree is shared with
-`obj`. On exit the copies are frozen again and re-sealed (flatten cache, static values
-checked), and with `validate=True` only the edited paths are compared with `obj`. The cost
-is O(edited paths), like chained `replace` calls, instead of O(tree) as in
-`jax_dataclasses.copy_and_mutate` and `eqx.tree_at`, which copy everything.
+Design: copy on access. Entering copies the root (a shallow copy: a new object whose fields
+point at the same children) and makes it assignable. Every jaxdc node read through it is an
+*editing view*: an object that refers to the original and records the fields assigned or
+read (reading a node field makes a view of that child, on first access). So
+`new.a.b.c.x = v` makes views of `new.a`, `new.a.b` and `new.a.b.c` only; every untouched
+subtree is shared with `obj`. On exit, bottom-up, a view with changes becomes a fresh frozen
+instance made by the class's generated unflatten (the code jit outputs go through: no
+`__init__`/`__post_init__`, flatten cache built), a view without changes becomes its
+original again, and the root's fields are pointed at those. `validate=True` compares only
+the changed fields, the root's fields and copied lists/dicts with the same place in `obj`.
+The cost is O(edited paths), like chained `replace` calls, instead of O(tree) as in
+`jax_dataclasses.copy_and_mutate` and `eqx.tree_at`.
 
-Why the copies are real instances, not proxies: each copy is an instance of a hidden
-subclass of its class (made once per class, same name), which adds the copy-on-access
-`__getattribute__` and an assignable `__setattr__`. So `isinstance`, methods, properties and
-`dataclasses.fields` keep working inside the block, and the user's own class never gets a
-`__getattribute__` (that would slow every attribute read, as equinox's does). On exit each
-copy's `__class__` is set back to the user's class (the hidden subclass adds no storage, so
-this is allowed, also for `slots=True` classes). The hidden subclasses are registered with
-JAX, so `jax.tree.map` and friends work on `new` inside the block too.
+Why views are real instances, not proxies: a view is an instance of a hidden subclass of
+its class (made once per class, same name) whose `__getattribute__`/`__setattr__` serve
+fields from the record. So `isinstance`, methods, properties and
+`dataclasses.fields` keep working on `new.a` inside the block, and the user's own class
+never gets a `__getattribute__` (that would slow every attribute read, as equinox's does).
+The hidden subclasses are registered with JAX, so `jax.tree.map(f, new.a)` works inside the
+block. The results are plain instances made by generated code; a view is never turned into
+the result by assigning `__class__`, because on Python 3.11/3.12 that materialises the
+instance dict and makes every later attribute read ~3x slower.
 
-Containers: a list or dict in a data field is copied when read (a fresh list/dict whose jaxdc
-nodes are themselves shallow copies), so `new.layers[0].w = w` and `new.layers.append(l)`
-leave `obj` alone. A tuple is re-built only if it holds nodes or containers. Other pytree
-types (equinox modules, custom nodes) are shared, not copied: edit them with their own tools.
+Limits (each explained by an error where it can be detected):
+- The root is the real result object; it has no flatten cache until the block ends, so
+  pass `new.a` (a view), not `new`, to JAX functions inside the block.
+- A view read inside the block and kept after it reads the result's values, and is frozen.
+- Lists and dicts in data fields are copied when read (their jaxdc nodes become views), so
+  `new.layers[0].w = w` and `new.layers.append(l)` leave `obj` alone. Tuples are re-built
+  only if they hold nodes. Other pytree types (equinox modules, custom nodes) are shared,
+  not copied: edit them with their own tools.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import jax
 import numpy as np
 from jax.tree_util import GetAttrKey
 
-from jaxdc._codegen import make_unflatten
-from jaxdc._construct import seal
+from jaxdc._codegen import make_copy, make_reseal, make_unflatten
+from jaxdc._construct import static_value_error
+from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
-from jaxdc._spec import SPEC_ATTR, ClassSpec, spec_of
+from jaxdc._printing import array_summary
+from jaxdc._spec import SPEC_ATTR, ClassSpec
 
-__all__ = ["copy_and_mutate"]
+__all__ = ["CopyAndMutate", "copy_and_mutate"]
 
 _T = TypeVar("_T")
 
+_new = object.__new__
 _object_getattribute = object.__getattribute__
 _object_setattr = object.__setattr__
-_MISSING = object()
-
-EDIT_OF_ATTR = "__jaxdc_edit_of__"
-
-# id(copy) -> (session, original, path) for every copy alive in an open block. The session
-# keeps the copies alive, so an id cannot be reused while its entry exists.
-_ENTRIES: dict[int, tuple[_Session, Any, str]] = {}
-_EDIT_CLASSES: dict[type, type] = {}
+_NONE = object()
+_ENTRY_SLOT = "_jaxdc_edit_"
 
 
-def copy_and_mutate(obj: _T, validate: bool = True) -> _Session:
-    """A context manager yielding an editable copy of `obj` (a jaxdc instance, or a
-    list/tuple/dict of them).
+def copy_and_mutate(obj: _T, validate: bool = True) -> CopyAndMutate:
+    """A context manager yielding an editable copy of `obj` (a jaxdc instance, or a list or
+    dict of them).
 
     Assign fields at any depth inside the block (`new.a.b = x`); `obj` is never changed. On
     exit the copy is frozen again. With `validate=True` (default), an edit that changes the
     tree structure (including static field values), a leaf's shape or its dtype raises a
     `ValueError` naming the path, e.g. `new.a.b`; pass `validate=False` to allow it.
     """
-    return _Session(obj, validate)
+    return CopyAndMutate(obj, validate)
 
 
-class _Session:
+class _Entry:
+    """A copy's record: its original, where it was found (for error paths), for views the
+    fields read or assigned so far, and at exit its result."""
+
+    __slots__ = ("block", "changes", "dirty", "final", "key", "parent", "src")
+
+    def __init__(self, block: CopyAndMutate, src: Any, parent: Any, key: Any) -> None:
+        self.block, self.src, self.parent, self.key = block, src, parent, key
+        self.changes: dict[str, Any] = {}  # views: fields assigned, and node fields read
+        self.dirty = False  # views: a field was assigned, or a child's result is new
+        self.final: Any = _NONE
+
+
+class CopyAndMutate:
     """One `with copy_and_mutate(...)` block: owns every copy made through it."""
 
-    __slots__ = ("_copies", "_nodes", "_obj", "_root", "_validate")
+    __slots__ = ("_copies", "_entries", "_finals", "_obj", "_root", "_validate", "open")
 
     def __init__(self, obj: Any, validate: bool) -> None:
-        if _spec_or_none(obj) is None and not isinstance(obj, (list, tuple, dict)):
+        kind = _kind_of(type(obj))
+        if kind is _SHARED or kind is tuple:
             raise TypeError(
-                f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a "
-                f"list/tuple/dict of them), got '{class_name(type(obj))}'. Fix: for other "
-                f"pytrees use jax.tree_util or equinox.tree_at."
+                f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list "
+                f"or dict of them), got '{class_name(type(obj))}'. Fix: "
+                + ("pass a list (a tuple cannot be edited in place)." if kind is tuple else
+                   "for other pytrees use jax.tree_util or equinox.tree_at.")
             )
         self._obj = obj
         self._validate = validate
-        self._copies: list[Any] = []  # every copy, in creation order (keeps their ids alive)
-        self._nodes: list[tuple[Any, ClassSpec]] = []  # the jaxdc copies among them
-        self._root: Any = _MISSING
+        self._copies: list[Any] = []  # views and containers, parents before their children
+        self._entries: dict[int, _Entry] = {}  # id(copy) -> its record (copies stay alive)
+        self._finals: dict[int, Any] = {}  # id(result) -> the original it stands for
+        self._root: Any = _NONE
+        self.open = False
 
     def __enter__(self) -> Any:
-        if self._root is not _MISSING:
+        if self._root is not _NONE:
             raise RuntimeError("a copy_and_mutate(...) context can be entered only once")
-        self._root = self.claim(self._obj, "new")
+        self.open = True
+        kind = _KINDS[type(self._obj)]
+        if kind.__class__ is _EditKind:
+            root = self._root = kind.copy(self._obj)
+            for name in kind.data_index:  # the root is a plain instance: its node children are views
+                value = _object_getattribute(root, name)
+                claimed = self.claim(value, root, name)
+                if claimed is not value:
+                    _object_setattr(root, name, claimed)
+            EDITING.add(id(root))
+        else:
+            self._root = self.claim(self._obj, None, None)
         return self._root
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        root = self._root
+        self.open = False
+        EDITING.discard(id(root))
+        entries = self._entries
+        for c in reversed(self._copies):  # children before parents
+            entry = entries[id(c)]
+            if type(c) is not list and type(c) is not dict and not entry.dirty:
+                entry.final = entry.src  # an untouched view (or tuple): share the original
+            else:
+                self._finish(c, entry)
+        kind = _KINDS[type(self._obj)]
+        if kind.__class__ is _EditKind:
+            for name in kind.data_index:
+                value = _object_getattribute(root, name)
+                final = self._final(value)
+                if final is not value:
+                    _object_setattr(root, name, final)
+            kind.reseal(root)  # flatten cache; static values hash-checked
         try:
-            for node, spec in self._nodes:  # every copy ends frozen, even after an error
-                _object_setattr(node, "__class__", spec.cls)
-            for node, spec in self._nodes:
-                try:
-                    seal(node, spec)
-                except TypeError:
-                    if exc_type is None:
-                        raise
             if exc_type is None and self._validate:
-                _check(self._root, self._obj, "new")
-        finally:
-            for c in self._copies:
-                del _ENTRIES[id(c)]
+                self._check()
+        finally:  # drop the block -> copies -> records -> block cycles: no work for the GC
+            self._copies.clear()
+            self._entries.clear()
+            self._finals.clear()
 
-    def claim(self, value: Any, path: str) -> Any:
-        """`value` itself if it is a leaf or already this block's copy, else a copy of it."""
-        entry = _ENTRIES.get(id(value))
-        if entry is not None and entry[0] is self:
+    def claim(self, value: Any, parent: Any, key: Any) -> Any:
+        """`value` itself if it is a leaf or already this block's copy, else a copy of it
+        (a view for a jaxdc instance), recorded as found at `parent.key` / `parent[key]`."""
+        tp = type(value)
+        kind = _KINDS.get(tp) or _kind_of(tp)
+        if kind is _SHARED:
             return value
-        spec = _spec_or_none(value)
-        if spec is not None:
-            copy = object.__new__(_edit_class(spec))
-            for f in spec.fields:
-                _object_setattr(copy, f.name, _object_getattribute(value, f.name))
-            self._nodes.append((copy, spec))
-        elif type(value) is list:
-            copy = [self.claim(v, f"{path}[{i}]") for i, v in enumerate(value)]
-        elif type(value) is dict:
-            copy = {k: self.claim(v, f"{path}[{k!r}]") for k, v in value.items()}
-        elif type(value) is tuple or _is_namedtuple(value):
-            items = [self.claim(v, f"{path}[{i}]") for i, v in enumerate(value)]
-            if all(a is b for a, b in zip(items, value)):
-                return value
-            copy = tuple(items) if type(value) is tuple else type(value)(*items)
+        if (kind.__class__ is not _EditKind or tp is kind.edit) and id(value) in self._entries:
+            return value  # (only views and containers can be this block's copies)
+        entry = _Entry(self, value, parent, key)
+        slot = len(self._copies)
+        self._copies.append(None)  # reserve: a parent is listed before its children
+        if kind.__class__ is _EditKind:
+            copy = _new(kind.edit)
+            _object_setattr(copy, _ENTRY_SLOT, entry)
+        elif kind is list or kind is dict:
+            copy = kind(value)
+            self._entries[id(copy)] = entry  # before its items name it as their parent
+            for k, v in (enumerate(value) if kind is list else value.items()):
+                copy[k] = self.claim(v, copy, k)
         else:
-            return value
-        self._copies.append(copy)
-        _ENTRIES[id(copy)] = (self, value, path)
+            items = [self.claim(v, None, i) for i, v in enumerate(value)]
+            if _same(items, value):
+                del self._copies[slot:]
+                return value  # nothing inside can be edited: share it
+            copy = tuple(items) if tp is tuple else tp(*items)
+            for item, old in zip(items, value):
+                if item is not old:
+                    self._entries[id(item)].parent = copy
+        self._copies[slot] = copy
+        self._entries[id(copy)] = entry
         return copy
 
+    def _final(self, value: Any) -> Any:
+        """The result standing for a value read from a copy at exit."""
+        entry = self._entries.get(id(value))
+        if entry is not None:
+            return entry.final
+        tp = type(value)
+        if tp is list or tp is tuple:  # built by the user, maybe from views
+            items = [self._final(v) for v in value]
+            return value if _same(items, value) else tp(items)
+        if tp is dict:
+            mapped = {k: self._final(v) for k, v in value.items()}
+            return value if _same(mapped.values(), value.values()) else mapped
+        return value
+
+    def _finish(self, copy: Any, entry: _Entry) -> None:
+        """Work out a copy's result (its original if nothing in it changed); a new result
+        makes its parent dirty. Children are finished before their parents."""
+        src = final = entry.src
+        kind = _KINDS[type(copy)]
+        if kind.__class__ is _EditKind:
+            if entry.dirty:
+                data, statics = list(kind.read_data(src)), list(kind.read_static(src))
+                for name, value in entry.changes.items():
+                    i = kind.data_index.get(name)
+                    if i is None:
+                        statics[kind.static_index[name]] = value
+                    else:
+                        data[i] = self._final(value)
+                aux = tuple(statics)
+                try:
+                    hash(aux)
+                except TypeError:
+                    static_value_error(src, aux)
+                final = kind.unflatten(aux, tuple(data))
+        elif kind is tuple:
+            items = [self._final(v) for v in copy]
+            if not _same(items, src):
+                final = tuple(items) if type(src) is tuple else type(src)(*items)
+        else:
+            if kind is list:
+                for i, v in enumerate(copy):
+                    copy[i] = self._final(v)
+                same = len(copy) == len(src) and _same(copy, src)
+            else:
+                for k, v in copy.items():
+                    copy[k] = self._final(v)
+                same = list(copy) == list(src) and _same(copy.values(), src.values())
+            if not same:
+                final = copy
+        entry.final = final
+        if final is not src:
+            parent = self._entries.get(id(entry.parent))
+            if parent is not None:
+                parent.dirty = True
+            if self._validate:
+                self._finals[id(final)] = src
+
+    def _check(self) -> None:
+        """validate=True: compare each changed field of a view, each root field and each
+        copied list/dict with the same place in `obj`. Paths are worked out only for a
+        mismatch."""
+        checks = [(c, e.final, e.src, e.changes) for c in self._copies
+                  if (e := self._entries[id(c)]).dirty]
+        kind = _KINDS[type(self._obj)]
+        if kind.__class__ is _EditKind:
+            checks.append((self._root, self._root, self._obj, kind.data_index.keys() | kind.static_index.keys()))
+        for where, new_obj, old_obj, names in checks:
+            kind = _KINDS[type(old_obj)]
+            for name in names:
+                new, old = getattr(new_obj, name), getattr(old_obj, name)
+                if new is old:
+                    continue
+                if name in kind.static_index:
+                    if new != old:
+                        self._fail(where, f".{name}", f"static field '{name}' of class "
+                                   f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
+                                   f"which changes the tree structure")
+                else:
+                    self._check_value(where, f".{name}", new, old)
+        for copy in self._copies:
+            if type(copy) is dict:
+                old = self._entries[id(copy)].src
+                if list(copy) != list(old):
+                    self._fail(copy, "", f"dict keys changed from {list(old)} to {list(copy)}")
+                for k in copy:
+                    self._check_value(copy, f"[{k!r}]", copy[k], old[k])
+            elif type(copy) is list:
+                old = self._entries[id(copy)].src
+                if len(copy) != len(old):
+                    self._fail(copy, "", f"list length changed from {len(old)} to {len(copy)}")
+                for i, (a, b) in enumerate(zip(copy, old)):
+                    self._check_value(copy, f"[{i}]", a, b)
+
+    def _check_value(self, where: Any, key: str, new: Any, old: Any) -> None:
+        if new is old or self._finals.get(id(new), _NONE) is old:
+            return  # unchanged, or the result of this block's copy of it (checked apart)
+        problem = _mismatch(new, old)
+        if problem is not None:
+            self._fail(where, key + problem[0], problem[1])
+
+    def _fail(self, where: Any, key: str, what: str) -> None:
+        path = self._path(where)
+        if path is not None:  # else detached from the result by a later assignment
+            raise ValueError(
+                f"copy_and_mutate(validate=True): {path}{key}: {what}. Fix: assign a value of "
+                f"the same structure, shape and dtype, or pass validate=False if the change "
+                f"is intended."
+            )
+
+    def _path(self, obj: Any) -> str | None:
+        """`new.a[0].b` for a copy that is part of the result, else None."""
+        parts = []
+        while obj is not self._root:
+            entry = self._entries[id(obj)]
+            parent, key = entry.parent, entry.key
+            if parent is None:
+                return None
+            holder = self._entries[id(parent)].final if id(parent) in self._entries else parent
+            if isinstance(holder, (list, tuple, dict)):
+                try:
+                    found = holder[key]
+                except LookupError:
+                    return None
+                parts.append(f"[{key!r}]")
+            else:
+                found = getattr(holder, key)
+                parts.append(f".{key}")
+            if found is not entry.final:
+                return None
+            obj = parent
+        return "new" + "".join(reversed(parts))
 
 
-def _is_namedtuple(value: Any) -> bool:
-    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+def _same(a: Any, b: Any) -> bool:
+    return all(x is y for x, y in zip(a, b))
 
 
-def _spec_or_none(value: Any) -> ClassSpec | None:
-    """The spec of a jaxdc instance's class (an edit copy's spec is its user class's)."""
-    spec = type(value).__dict__.get(SPEC_ATTR)
-    return spec if isinstance(spec, ClassSpec) else None
+class _EditKind:
+    """How to copy, view and rebuild the instances of one jaxdc class."""
+
+    __slots__ = ("cls", "copy", "data_index", "edit", "read_data", "read_static", "reseal",
+                 "static_index", "unflatten")
+
+    def __init__(self, spec: ClassSpec) -> None:
+        self.cls = spec.cls
+        self.data_index = {n: i for i, n in enumerate(spec.data)}
+        self.static_index = {n: i for i, n in enumerate(spec.static)}
+        self.read_data, self.read_static = _reader(spec.data), _reader(spec.static)
+        self.edit = _make_edit_class(spec)
+        self.copy = make_copy(spec, spec.cls)
+        self.reseal = make_reseal(spec)
+        self.unflatten = make_unflatten(spec)
 
 
-def _edit_class(spec: ClassSpec) -> type:
-    """The hidden subclass of `spec.cls` that copies are made of while a block is open."""
-    edit = _EDIT_CLASSES.get(spec.cls)
-    if edit is None:
-        edit = _EDIT_CLASSES[spec.cls] = _make_edit_class(spec)
-    return edit
+def _reader(names: tuple[str, ...]) -> Any:
+    """Read several attributes (C code) as one tuple."""
+    if not names:
+        return lambda obj: ()
+    get = attrgetter(*names)
+    return get if len(names) > 1 else lambda obj: (get(obj),)
+
+
+# type -> how its values are copied: an _EditKind for jaxdc classes (and their view
+# classes), list/dict/tuple for containers, _SHARED for everything else (never copied,
+# e.g. arrays). One entry per type ever met in an edited field: a handful.
+_SHARED = object()
+_KINDS: dict[type, Any] = {list: list, dict: dict, tuple: tuple}
+
+
+def _kind_of(tp: type) -> Any:
+    kind = _KINDS.get(tp)
+    if kind is not None:
+        return kind
+    spec = tp.__dict__.get(SPEC_ATTR)
+    if isinstance(spec, ClassSpec):
+        kind = _KINDS.get(spec.cls) or _EditKind(spec)
+        _KINDS[spec.cls] = _KINDS[kind.edit] = kind
+    elif issubclass(tp, tuple) and hasattr(tp, "_fields"):  # namedtuple
+        kind = _KINDS[tp] = tuple
+    else:
+        kind = _KINDS[tp] = _SHARED
+    return kind
 
 
 def _make_edit_class(spec: ClassSpec) -> type:
+    """The hidden subclass of `spec.cls` that editing views are instances of."""
     cls = spec.cls
     lazy = frozenset(spec.data)
-    assignable = frozenset(f.name for f in spec.fields)
+    fields = lazy | frozenset(spec.static)
 
     def __getattribute__(self: Any, name: str) -> Any:
-        value = _object_getattribute(self, name)
-        if name in lazy:
-            entry = _ENTRIES.get(id(self))
-            if entry is None:  # a stray copy made by other means (copy.copy, pickle)
-                return value
-            session, _, path = entry
-            claimed = session.claim(value, f"{path}.{name}")
-            if claimed is not value:
-                _object_setattr(self, name, claimed)
-            return claimed
+        if name not in fields:
+            return _object_getattribute(self, name)
+        entry = _object_getattribute(self, _ENTRY_SLOT)
+        if not entry.block.open:
+            return getattr(entry.final, name)
+        value = entry.changes.get(name, _NONE)
+        if value is _NONE:
+            value = getattr(entry.src, name)
+            if name in lazy:
+                claimed = entry.block.claim(value, self, name)
+                if claimed is not value:
+                    entry.changes[name] = value = claimed
         return value
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
-        if name not in assignable:
+        entry = _object_getattribute(self, _ENTRY_SLOT)
+        if not entry.block.open:
+            raise dataclasses.FrozenInstanceError(
+                f"cannot assign to field '{name}' of '{class_name(cls)}': this object was "
+                f"read inside a copy_and_mutate block that has ended, so it is frozen. Fix: "
+                f"assign inside the block."
+            )
+        if name not in fields:
             raise AttributeError(
                 f"cannot assign '{name}' in copy_and_mutate: class '{class_name(cls)}' has no "
-                f"field '{name}'; its fields are: {', '.join(sorted(assignable))}."
+                f"pytree field '{name}' (fields: {', '.join(f.name for f in spec.fields)}; "
+                f"fields left out of the pytree keep their defaults)."
             )
-        _object_setattr(self, name, value)
+        entry.changes[name] = value
+        entry.dirty = True
 
     namespace = {
-        "__slots__": (),  # same layout as `cls`, so `__class__` can be switched back
+        "__slots__": (_ENTRY_SLOT,),
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
         "__getattribute__": __getattribute__,
         "__setattr__": __setattr__,
-        # Class creation runs the `__init_subclass__` hooks of jaxdc classes: an own
-        # `__new__` skips the undecorated-subclass guard, an own spec makes `process()`
-        # (PyTreeNode subclasses) treat the class as done.
-        "__new__": staticmethod(object.__new__),
+        # Creating a subclass runs the `__init_subclass__` hooks of jaxdc classes: an own
+        # spec makes `process()` (for PyTreeNode subclasses) treat the class as done. The
+        # undecorated-subclass guard `__init__` it also gets is never called: views are
+        # made with `object.__new__`.
         SPEC_ATTR: spec,
-        EDIT_OF_ATTR: cls,
     }
     edit = type(cls)(cls.__name__, (cls,), namespace)
     data, static = spec.data, spec.static
@@ -204,74 +433,34 @@ def _make_edit_class(spec: ClassSpec) -> type:
     def flatten(obj: Any) -> tuple[Any, Any]:
         return tuple(getattr(obj, n) for n in data), tuple(getattr(obj, n) for n in static)
 
-    # Unflattening gives a plain instance of the user's class.
+    # So jax.tree.map & co. work on views; unflattening gives the user's class.
     jax.tree_util.register_pytree_with_keys(edit, flatten_with_keys, make_unflatten(spec), flatten)
     return edit
 
 
-def _check(new: Any, old: Any, path: str) -> None:
-    """Compare the edited paths of `new` with `old` (validate=True)."""
-    if new is old:
-        return
-    entry = _ENTRIES.get(id(new))
-    if entry is None or entry[1] is not old:  # a value the user assigned
-        _check_replaced(new, old, path)
-        return
-    spec = _spec_or_none(new)
-    if spec is not None:
-        for f in spec.fields:
-            if f.kind == "data":
-                _check(getattr(new, f.name), getattr(old, f.name), f"{path}.{f.name}")
-            elif f.kind == "static":
-                a, b = getattr(old, f.name), getattr(new, f.name)
-                if a is not b and a != b:
-                    _fail(f"{path}.{f.name}", f"static field '{f.name}' of class "
-                          f"'{class_name(spec.cls)}' changed from {a!r} to {b!r}, which "
-                          f"changes the tree structure")
-    elif isinstance(new, dict):
-        if list(new) != list(old):
-            _fail(path, f"dict keys changed from {list(old)} to {list(new)}")
-        for k in new:
-            _check(new[k], old[k], f"{path}[{k!r}]")
-    else:
-        if len(new) != len(old):
-            _fail(path, f"{type(new).__name__} length changed from {len(old)} to {len(new)}")
-        for i, (a, b) in enumerate(zip(new, old)):
-            _check(a, b, f"{path}[{i}]")
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
 
 
-def _check_replaced(new: Any, old: Any, path: str) -> None:
-    if _is_array(new) and _is_array(old):
-        _check_leaf(new, old, path)
-        return
+def _mismatch(new: Any, old: Any) -> tuple[str, str] | None:
+    """(key path inside the value, what changed) if `new` cannot stand in for `old`."""
+    if isinstance(new, _ARRAYS) and isinstance(old, _ARRAYS):
+        if new.shape == old.shape and new.dtype == old.dtype:
+            return None
+        return "", _leaf_change(new, old)
     new_leaves, new_def = jax.tree_util.tree_flatten_with_path(new)
     old_leaves, old_def = jax.tree_util.tree_flatten_with_path(old)
     if new_def != old_def:
-        _fail(path, f"tree structure changed from {old_def} to {new_def}")
+        return "", f"tree structure changed from {old_def} to {new_def}"
     for (key, a), (_, b) in zip(new_leaves, old_leaves):
-        _check_leaf(a, b, path + jax.tree_util.keystr(key))
+        if np.shape(a) != np.shape(b) or jax.dtypes.result_type(a) != jax.dtypes.result_type(b):
+            return jax.tree_util.keystr(key), _leaf_change(a, b)
+    return None
 
 
-def _is_array(x: Any) -> bool:
-    return isinstance(x, (jax.Array, np.ndarray, np.generic))
+def _leaf_change(new: Any, old: Any) -> str:
+    what = "shape" if np.shape(new) != np.shape(old) else "dtype"
+    return f"{what} changed from {_summary(old)} to {_summary(new)}"
 
 
-def _check_leaf(new: Any, old: Any, path: str) -> None:
-    new_shape, old_shape = np.shape(new), np.shape(old)
-    new_dtype, old_dtype = jax.dtypes.result_type(new), jax.dtypes.result_type(old)
-    if new_shape != old_shape or new_dtype != old_dtype:
-        what = "shape" if new_shape != old_shape else "dtype"
-        _fail(path, f"{what} changed from {_describe(old_dtype, old_shape)} to "
-                    f"{_describe(new_dtype, new_shape)}")
-
-
-def _describe(dtype: Any, shape: tuple[int, ...]) -> str:
-    return f"{np.dtype(dtype).name}[{','.join(map(str, shape))}]"
-
-
-def _fail(path: str, what: str) -> None:
-    raise ValueError(
-        f"copy_and_mutate(validate=True): {path}: {what}. Fix: assign a value of the same "
-        f"structure, shape and dtype, or pass validate=False if the change is intended."
-    )
-
+def _summary(x: Any) -> str:
+    return array_summary(x) if hasattr(x, "dtype") else f"{type(x).__name__} {x!r}"
