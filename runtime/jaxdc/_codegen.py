@@ -1,0 +1,209 @@
+"""Generated per-class code: `__init__`, unflatten, flatten(-with-keys) and `replace`.
+
+Generated (like dataclasses' own `__init__`) rather than looping over field names,
+because these run on every construction, every unflatten and every jit output.
+Field values are written with `object.__setattr__` bound once per instance (cheaper
+per write than calling `object.__setattr__(obj, ...)` each time), which keeps CPython's compact
+per-instance attribute storage (writing `obj.__dict__` would materialise a dict and
+slow every later attribute read on 3.11/3.12).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from jax.tree_util import GetAttrKey
+
+from jaxdc._construct import finish, run_post_init, static_value_error
+from jaxdc._spec import CACHE_ATTR, ClassSpec
+
+__all__ = [
+    "make_copy", "make_flatten", "make_flatten_with_keys", "make_init", "make_replace",
+    "make_reseal", "make_unflatten",
+]
+
+_HAS_FACTORY = object()
+_UNCHANGED = object()
+
+# Every name the generated code uses besides field names starts with `_jx_`, so a field
+# called `obj`, `hash` or `children` cannot shadow it.
+_BASE_NS: dict[str, Any] = {
+    "_jx_bind": object.__setattr__.__get__, "_jx_new": object.__new__, "_jx_type": type,
+    "_jx_tuple": tuple, "_jx_hash": hash, "_jx_finish": finish,
+    "_jx_run_post_init": run_post_init, "_jx_bad_static": static_value_error,
+    "_jx_HAS_FACTORY": _HAS_FACTORY, "_jx_U": _UNCHANGED,
+}
+
+
+def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> Callable[..., Any]:
+    ns = {**_BASE_NS, **ns}
+    exec("\n".join(lines), ns)  # noqa: S102 - source built from field names only
+    fn = ns[name]
+    fn.__qualname__ = f"{qualname}.{name}"
+    return fn
+
+
+def _tuple(items: list[str] | tuple[str, ...]) -> str:
+    return "(" + "".join(f"{i}, " for i in items) + ")"
+
+
+def _seal_lines(spec: ClassSpec, indent: str, target: str) -> list[str]:
+    """Inline fast path of `_construct.seal` when the field values are local variables."""
+    lines = [f"{indent}_jx_aux = {_tuple(spec.static)}"]
+    if spec.cached:
+        lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
+    if spec.static:
+        lines += [
+            f"{indent}try:",
+            f"{indent}    _jx_hash(_jx_aux)",
+            f"{indent}except TypeError:",
+            f"{indent}    _jx_bad_static({target}, _jx_aux)",
+        ]
+    return lines
+
+
+def make_init(spec: ClassSpec) -> Callable[..., None]:
+    """Same parameters and semantics as the dataclass `__init__`, plus sealing."""
+    cls = spec.cls
+    dc_fields = [
+        f for f in cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+        if f._field_type is not dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+    ]
+    self_name = "__dataclass_self__" if "self" in {f.name for f in dc_fields} else "self"
+    ns: dict[str, Any] = {"_jx_cls": cls}
+    positional: list[str] = []
+    keyword: list[str] = []
+    body: list[str] = []
+    assigned: set[str] = set()
+    for f in dc_fields:
+        if f.init:
+            if f.default_factory is not dataclasses.MISSING:
+                ns[f"_jx_f_{f.name}"] = f.default_factory
+                param = f"{f.name}=_jx_HAS_FACTORY"
+                body.append(f"    if {f.name} is _jx_HAS_FACTORY: {f.name} = _jx_f_{f.name}()")
+            elif f.default is not dataclasses.MISSING:
+                ns[f"_jx_d_{f.name}"] = f.default
+                param = f"{f.name}=_jx_d_{f.name}"
+            else:
+                param = f.name
+            (keyword if f.kw_only else positional).append(param)
+        elif f.default_factory is not dataclasses.MISSING:
+            ns[f"_jx_f_{f.name}"] = f.default_factory
+            body.append(f"    {f.name} = _jx_f_{f.name}()")
+        elif f.default is not dataclasses.MISSING and not spec.cached:
+            ns[f"_jx_d_{f.name}"] = f.default  # slots: no class attribute holds the default
+            body.append(f"    {f.name} = _jx_d_{f.name}")
+        else:
+            continue
+        if f.name not in spec.initvars:
+            body.append(f"    _jx_set({f.name!r}, {f.name})")
+            assigned.add(f.name)
+    params = [self_name, *positional] + (["*", *keyword] if keyword else [])
+    lines = [f"def __init__({', '.join(params)}):", f"    _jx_set = _jx_bind({self_name})", *body]
+    if spec.post_init:
+        lines.append(f"    _jx_run_post_init({self_name}, {', '.join(spec.initvars)})")
+    elif assigned.issuperset((*spec.data, *spec.static)):
+        lines += [f"    if _jx_type({self_name}) is _jx_cls:",
+                  *_seal_lines(spec, "        ", self_name),
+                  "    else:", f"        _jx_finish({self_name})"]
+    else:  # an init=False pytree field comes from its class default: general path
+        lines.append(f"    _jx_finish({self_name})")
+    return _compile("__init__", lines, ns, cls.__qualname__)
+
+
+def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
+    """`(statics, children) -> instance` without running `__init__` or `__post_init__`."""
+    ns: dict[str, Any] = {"_jx_cls": spec.cls}
+    lines = ["def unflatten(_jx_aux, _jx_children):", "    _jx_obj = _jx_new(_jx_cls)",
+             "    _jx_set = _jx_bind(_jx_obj)"]
+    if spec.cached:
+        lines.append("    if _jx_children.__class__ is not _jx_tuple: "
+                     "_jx_children = _jx_tuple(_jx_children)")
+    for group, source in ((spec.data, "_jx_children"), (spec.static, "_jx_aux")):
+        if group:
+            lines.append(f"    {', '.join(group)}, = {source}")
+    for f in spec.fields:
+        if f.kind != "excluded":
+            lines.append(f"    _jx_set({f.name!r}, {f.name})")
+        elif f.factory is not None:
+            ns[f"_jx_f_{f.name}"] = f.factory
+            lines.append(f"    _jx_set({f.name!r}, _jx_f_{f.name}())")
+        elif not spec.cached:
+            ns[f"_jx_d_{f.name}"] = f.field.default
+            lines.append(f"    _jx_set({f.name!r}, _jx_d_{f.name})")
+    if spec.cached:
+        lines.append(f"    _jx_set({CACHE_ATTR!r}, (_jx_children, _jx_aux))")
+    lines.append("    return _jx_obj")
+    return _compile("unflatten", lines, ns, spec.cls.__qualname__)
+
+
+def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
+    """Python flatten, only for classes without the cache slot (`slots=True`)."""
+    data = _tuple([f"_jx_obj.{n}" for n in spec.data])
+    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+    return _compile("flatten", ["def flatten(_jx_obj):", f"    return {data}, {static}"], {},
+                    spec.cls.__qualname__)
+
+
+def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
+    """Flatten with `GetAttrKey(field_name)` paths (orbax keys checkpoints by these)."""
+    ns: dict[str, Any] = {f"_jx_k_{n}": GetAttrKey(n) for n in spec.data}
+    if spec.cached:
+        pairs = _tuple([f"(_jx_k_{n}, _jx_ch[{i}])" for i, n in enumerate(spec.data)])
+        lines = ["def flatten_with_keys(_jx_obj):", f"    _jx_ch, _jx_aux = _jx_obj.{CACHE_ATTR}",
+                 f"    return {pairs}, _jx_aux"]
+    else:
+        pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
+        static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+        lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
+    return _compile("flatten_with_keys", lines, ns, spec.cls.__qualname__)
+
+
+def make_replace(spec: ClassSpec) -> Callable[..., Any]:
+    """`replace(obj, **changes)`: copy the fields, never call `__init__`.
+
+    Like `dataclasses.replace`, `__post_init__` runs again (it may validate or derive
+    fields), except for classes with a custom `__init__`, whose construction protocol
+    does not include it.
+    """
+    cls = spec.cls
+    names = [f.name for f in spec.fields]
+    post_init = spec.post_init and not spec.custom_init
+    initvars = list(spec.initvars) if post_init else []
+    params = "".join(f", {n}=_jx_U" for n in names + initvars)
+    lines = [f"def replace(_jx_obj, /, *{params}):" if params else "def replace(_jx_obj, /):",
+             "    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
+    for n in names:
+        lines += [f"    if {n} is _jx_U: {n} = _jx_obj.{n}", f"    _jx_set({n!r}, {n})"]
+    for n in initvars:
+        lines += [f"    if {n} is _jx_U:",
+                  f"        raise ValueError(\"InitVar '{n}' must be specified with replace()\")"]
+    if post_init:
+        lines.append(f"    _jx_run_post_init(_jx_new_obj, {', '.join(initvars)})")
+    else:
+        lines += _seal_lines(spec, "    ", "_jx_new_obj")
+    lines.append("    return _jx_new_obj")
+    return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
+
+
+def make_copy(spec: ClassSpec, into: type) -> Callable[[Any], Any]:
+    """`copy(obj)`: a new instance of `into` holding `obj`'s field values, not sealed
+    (`copy_and_mutate`'s shallow copies; `into` is a subclass of `spec.cls`)."""
+    lines = ["def copy(_jx_obj):", "    _jx_copy = _jx_new(_jx_into)", "    _jx_set = _jx_bind(_jx_copy)"]
+    lines += [f"    _jx_set({f.name!r}, _jx_obj.{f.name})" for f in spec.fields]
+    lines.append("    return _jx_copy")
+    return _compile("copy", lines, {"_jx_into": into}, spec.cls.__qualname__)
+
+
+def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
+    """`reseal(obj)`: refresh the flatten cache and re-check statics of an instance whose
+    fields were all assigned after construction (`copy_and_mutate`'s edited copies); the
+    generated twin of `_construct.seal`, several times faster for that loop."""
+    names = (*spec.data, *spec.static)
+    lines = ["def reseal(_jx_obj):", "    _jx_set = _jx_bind(_jx_obj)"]
+    if names:
+        lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
+    lines += _seal_lines(spec, "    ", "_jx_obj")
+    return _compile("reseal", lines, {}, spec.cls.__qualname__)
