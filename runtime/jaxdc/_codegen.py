@@ -16,7 +16,7 @@ from typing import Any
 
 from jax.tree_util import GetAttrKey
 
-from jaxdc._construct import finish, run_post_init, static_value_error
+from jaxdc._construct import finish, run_post_init, static_value_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 
 __all__ = [
@@ -33,6 +33,7 @@ _BASE_NS: dict[str, Any] = {
     "_jx_bind": object.__setattr__.__get__, "_jx_new": object.__new__, "_jx_type": type,
     "_jx_tuple": tuple, "_jx_hash": hash, "_jx_finish": finish,
     "_jx_run_post_init": run_post_init, "_jx_bad_static": static_value_error,
+    "_jx_unknown_fields": unknown_fields_error,
     "_jx_HAS_FACTORY": _HAS_FACTORY, "_jx_U": _UNCHANGED,
 }
 
@@ -164,7 +165,8 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
 def make_replace(spec: ClassSpec) -> Callable[..., Any]:
     """`replace(obj, **changes)`: copy the fields, never call `__init__`.
 
-    Like `dataclasses.replace`, `__post_init__` runs again (it may validate or derive
+    Unknown names are caught by `**_jx_unknown` (one empty dict per call) so the error
+    can list the valid fields. Like `dataclasses.replace`, `__post_init__` runs again (it may validate or derive
     fields), except for classes with a custom `__init__`, whose construction protocol
     does not include it.
     """
@@ -172,8 +174,10 @@ def make_replace(spec: ClassSpec) -> Callable[..., Any]:
     names = [f.name for f in spec.fields]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []
-    params = "".join(f", {n}=_jx_U" for n in names + initvars)
-    lines = [f"def replace(_jx_obj, /, *{params}):" if params else "def replace(_jx_obj, /):",
+    params = "".join(f"{n}=_jx_U, " for n in names + initvars)
+    head = f"def replace(_jx_obj, /, *, {params}**_jx_unknown):" if params else (
+        "def replace(_jx_obj, /, **_jx_unknown):")
+    lines = [head, "    if _jx_unknown: _jx_unknown_fields(_jx_obj, _jx_unknown)",
              "    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
     for n in names:
         lines += [f"    if {n} is _jx_U: {n} = _jx_obj.{n}", f"    _jx_set({n!r}, {n})"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from jaxdc._hashability import class_name
-from jaxdc._dataclass import ensure_spec
 
 __all__ = ["replace"]
 
@@ -25,15 +24,4 @@ def replace(obj: _T, /, **changes: Any) -> _T:
             f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got "
             f"'{class_name(type(obj))}'"
         ) from None
-    try:
-        return fast_replace(obj, **changes)  # type: ignore[no-any-return]
-    except TypeError:
-        spec = ensure_spec(type(obj))
-        valid = [f.name for f in spec.fields]
-        unknown = sorted(set(changes) - set(valid) - set(spec.initvars))
-        if unknown:
-            raise TypeError(
-                f"replace() got unknown field(s) {', '.join(map(repr, unknown))} for class "
-                f"'{class_name(type(obj))}'; its fields are: {', '.join(valid)}."
-            ) from None
-        raise
+    return fast_replace(obj, **changes)  # type: ignore[no-any-return]
