@@ -1,0 +1,246 @@
+"""copy_and_mutate: nested edits on a copy, O(edited paths), validated, inside and outside jit."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import jaxdc as jdc
+from jaxdc._mutation import attr
+
+
+@jdc.pytree_dataclass(slots=True)
+class Leaf:
+    w: jax.Array
+    tag: jdc.Static[str] = "leaf"
+
+    def doubled(self) -> jax.Array:
+        return self.w * 2
+
+
+@jdc.pytree_dataclass
+class Branch:
+    x: jax.Array
+    a: Any
+    b: Any
+    name: jdc.Static[str] = "branch"
+
+
+class Node(jdc.PyTreeNode):
+    w: jax.Array
+    children: list
+
+
+@jdc.pytree_dataclass
+class Model:
+    layers: list
+    by_name: dict
+    pair: tuple
+    head: Leaf
+
+
+def _tree() -> Branch:
+    return Branch(jnp.zeros(2), Branch(jnp.zeros(2), Leaf(jnp.zeros(3)), Leaf(jnp.ones(3))),
+                  Leaf(jnp.full(3, 2.0)))
+
+
+def _model() -> Model:
+    return Model([Leaf(jnp.zeros(2)), Leaf(jnp.ones(2))], {"k": Leaf(jnp.zeros(3))},
+                 (Leaf(jnp.zeros(1)), 3), Leaf(jnp.zeros(4)))
+
+
+def test_deep_edit_leaves_input_untouched_and_shares_the_rest() -> None:
+    o = _tree()
+    before = jax.tree.leaves(o)
+    with jdc.copy_and_mutate(o) as new:
+        new.a.b.w = jnp.full(3, 9.0)
+    assert [x for x in jax.tree.leaves(o)] == before  # same leaf objects: o untouched
+    assert float(new.a.b.w[0]) == 9.0 and float(o.a.b.w[0]) == 1.0
+    assert new.b is o.b and new.a.a is o.a.a  # untouched subtrees are shared, not copied
+    assert new is not o and new.a is not o.a
+    assert type(new) is Branch and type(new.a) is Branch and type(new.a.b) is Leaf
+    assert jax.tree.structure(new) == jax.tree.structure(o)
+
+
+def test_results_are_frozen_plain_instances_with_fresh_flatten_cache() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        new.a.x = jnp.ones(2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.a.x = jnp.zeros(2)  # type: ignore[misc]
+    leaves = jax.tree.leaves(new)
+    assert float(leaves[1][0]) == 1.0  # the flatten cache holds the edited value
+    assert jax.jit(lambda t: t.a.x * 2)(new).tolist() == [2.0, 2.0]
+
+
+def test_inside_the_block_views_are_real_instances() -> None:
+    o = _model()
+    with jdc.copy_and_mutate(o) as new:
+        head = new.head
+        assert isinstance(head, Leaf) and type(head).__name__ == "Leaf"
+        assert head.doubled().tolist() == [0.0] * 4  # methods work
+        assert [f.name for f in dataclasses.fields(head)] == ["w", "tag"]
+        new.head = jax.tree.map(lambda x: x + 1, head)  # JAX sees views as pytrees
+        assert type(new.head) is Leaf
+
+
+def test_lists_dicts_tuples_of_nodes_and_slots_classes() -> None:
+    o = _model()
+    with jdc.copy_and_mutate(o) as new:
+        new.layers[1].w = jnp.full(2, 5.0)
+        new.by_name["k"].w = jnp.full(3, 7.0)
+        new.pair[0].w = jnp.full(1, 9.0)
+    assert new.layers[1].w.tolist() == [5.0, 5.0] and o.layers[1].w.tolist() == [1.0, 1.0]
+    assert new.by_name["k"].w.tolist() == [7.0] * 3 and o.by_name["k"].w.tolist() == [0.0] * 3
+    assert new.pair[0].w.tolist() == [9.0] and o.pair[0].w.tolist() == [0.0]
+    assert new.layers[0] is o.layers[0] and new.pair[1] == 3
+    assert new.layers is not o.layers and new.head is o.head
+
+
+def test_list_mutation_does_not_touch_the_input_list() -> None:
+    o = _model()
+    with jdc.copy_and_mutate(o, validate=False) as new:
+        new.layers.append(Leaf(jnp.zeros(2)))
+    assert len(new.layers) == 3 and len(o.layers) == 2
+
+
+def test_pytreenode_and_container_root() -> None:
+    o = Node(jnp.zeros(1), [Node(jnp.zeros(1), [])])
+    with jdc.copy_and_mutate(o) as new:
+        new.children[0].w = jnp.ones(1)
+    assert new.children[0].w.tolist() == [1.0] and o.children[0].w.tolist() == [0.0]
+    items = [Leaf(jnp.zeros(2)), Leaf(jnp.zeros(2))]
+    with jdc.copy_and_mutate(items) as new_items:
+        new_items[1].w = jnp.ones(2)
+    assert new_items[1].w.tolist() == [1.0, 1.0] and items[1].w.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("edit", "path", "what"),
+    [
+        (lambda n: setattr(n.a.b, "w", jnp.zeros(4)), "new.a.b.w", "shape changed from f32[3] to f32[4]"),
+        (lambda n: setattr(n.a.b, "w", jnp.zeros(3, jnp.int32)), "new.a.b.w", "dtype changed from f32[3] to i32[3]"),
+        (lambda n: setattr(n.a, "b", 3.0), "new.a.b", "tree structure changed"),
+        (lambda n: setattr(n.a.b, "tag", "other"), "new.a.b.tag",
+         "static field 'tag' of class 'Leaf' changed from 'leaf' to 'other'"),
+        (lambda n: setattr(n, "x", jnp.zeros(5)), "new.x", "shape changed from f32[2] to f32[5]"),
+    ],
+)
+def test_validate_names_the_path_and_the_mismatch(edit: Any, path: str, what: str) -> None:
+    o = _tree()
+    with pytest.raises(ValueError, match="copy_and_mutate") as info:
+        with jdc.copy_and_mutate(o) as new:
+            edit(new)
+    assert f"{path}:" in str(info.value) and what in str(info.value)
+    with jdc.copy_and_mutate(o, validate=False) as new:  # allowed when asked for
+        edit(new)
+
+
+def test_validate_in_containers() -> None:
+    o = _model()
+    with pytest.raises(ValueError, match=r"new\.layers: list length changed from 2 to 3"):
+        with jdc.copy_and_mutate(o) as new:
+            new.layers.append(Leaf(jnp.zeros(2)))
+    with pytest.raises(ValueError, match=r"new\.pair\[0\]\.w: shape changed"):
+        with jdc.copy_and_mutate(o) as new:
+            new.pair[0].w = jnp.zeros(2)
+    with pytest.raises(ValueError, match=r"new\.by_name\['k'\]\.w: dtype changed"):
+        with jdc.copy_and_mutate(o) as new:
+            new.by_name["k"].w = jnp.zeros(3, jnp.int32)
+
+
+def test_validate_ignores_edits_that_did_not_end_up_in_the_result() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        detached = new.a
+        detached.x = jnp.zeros(7)  # wrong shape, but `new.a` is replaced below
+        new.a = o.a
+    assert new.a is o.a
+
+
+def test_same_value_edits_pass_validation() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        new.a.b.w = new.a.b.w + 1
+        new.a = new.a  # a view assigned back to its own place
+    assert new.a.b.w.tolist() == [2.0] * 3
+
+
+def test_unknown_field_and_late_assignment_errors_name_class_and_field() -> None:
+    o = _tree()
+    with pytest.raises(AttributeError, match="class 'Leaf' has no pytree field 'wrong'"):
+        with jdc.copy_and_mutate(o) as new:
+            new.a.b.wrong = 1
+    with jdc.copy_and_mutate(o) as new:
+        kept = new.a.b
+        kept.w = jnp.ones(3) * 4
+    assert kept.w.tolist() == [4.0] * 3  # reads the result after the block
+    with pytest.raises(dataclasses.FrozenInstanceError, match="field 'w' of 'Leaf'.*block that has ended"):
+        kept.w = jnp.zeros(3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.x = jnp.zeros(2)  # type: ignore[misc]  # the root is frozen again too
+
+
+def test_unhashable_static_is_reported_at_exit() -> None:
+    with pytest.raises(TypeError, match="static field 'tag' of class 'Leaf'"):
+        with jdc.copy_and_mutate(_tree(), validate=False) as new:
+            new.a.b.tag = ["not", "hashable"]
+
+
+def test_non_jaxdc_input_is_rejected_with_the_fix() -> None:
+    with pytest.raises(TypeError, match="copy_and_mutate\\(\\) needs an instance of a jaxdc"):
+        jdc.copy_and_mutate({"a": 1}.items())
+    with pytest.raises(TypeError, match="pass a list"):
+        jdc.copy_and_mutate((Leaf(jnp.zeros(1)),))
+
+
+def test_an_error_in_the_block_propagates_and_leaves_input_alone() -> None:
+    o = _tree()
+    with pytest.raises(KeyError):
+        with jdc.copy_and_mutate(o) as new:
+            new.a.a.w = jnp.ones(3)
+            raise KeyError("boom")
+    assert o.a.a.w.tolist() == [0.0] * 3
+
+
+def test_works_under_jit_vmap_and_grad() -> None:
+    o = _tree()
+
+    def bump(t: Branch, s: jax.Array) -> Branch:
+        with jdc.copy_and_mutate(t) as new:
+            new.a.a.w = new.a.a.w + s
+        return new
+
+    assert jax.jit(bump)(o, 1.0).a.a.w.tolist() == [1.0] * 3
+    batched = jax.vmap(bump, in_axes=(None, 0))(o, jnp.arange(2.0))
+    assert batched.a.a.w.shape == (2, 3)
+    g = jax.grad(lambda s: jnp.sum(bump(o, s).a.a.w))(0.0)
+    assert float(g) == 3.0
+
+
+def test_custom_init_class_is_copied_without_calling_init() -> None:
+    calls = []
+
+    @jdc.pytree_dataclass
+    class Scaled:
+        v: jax.Array
+
+        def __init__(self, raw: float) -> None:
+            calls.append(raw)
+            self.v = jnp.asarray(raw) * 10
+
+    o = Scaled(1.0)
+    with jdc.copy_and_mutate(o) as new:
+        new.v = jnp.asarray(3.0)
+    assert calls == [1.0] and float(new.v) == 3.0 and isinstance(new, Scaled)
+
+
+def test_attr_setter_works_inside_the_block() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        attr(new, lambda t: t.a.a.w).set(jnp.ones(3))
+    assert new.a.a.w.tolist() == [1.0] * 3 and o.a.a.w.tolist() == [0.0] * 3
