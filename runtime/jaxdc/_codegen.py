@@ -162,28 +162,35 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
     return _compile("flatten_with_keys", lines, ns, spec.cls.__qualname__)
 
 
-def make_replace(spec: ClassSpec) -> Callable[..., Any]:
-    """`replace(obj, **changes)`: copy the fields, never call `__init__`.
+def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
+    """`replace(obj, changes)`: copy the fields, apply `changes`, never call `__init__`.
 
-    Unknown names are caught by `**_jx_unknown` (one empty dict per call) so the error
-    can list the valid fields. Like `dataclasses.replace`, `__post_init__` runs again (it may validate or derive
-    fields), except for classes with a custom `__init__`, whose construction protocol
-    does not include it.
+    Takes the `**changes` dict of the public wrappers as is (forwarding it as keywords
+    costs more than the copy) and walks only the changed names. Like
+    `dataclasses.replace`, `__post_init__` runs again (it may validate or derive fields),
+    except for classes with a custom `__init__`, whose construction protocol lacks it.
     """
     cls = spec.cls
     names = [f.name for f in spec.fields]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []
-    params = "".join(f"{n}=_jx_U, " for n in names + initvars)
-    head = f"def replace(_jx_obj, /, *, {params}**_jx_unknown):" if params else (
-        "def replace(_jx_obj, /, **_jx_unknown):")
-    lines = [head, "    if _jx_unknown: _jx_unknown_fields(_jx_obj, _jx_unknown)",
-             "    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
-    for n in names:
-        lines += [f"    if {n} is _jx_U: {n} = _jx_obj.{n}", f"    _jx_set({n!r}, {n})"]
+    lines = ["def replace(_jx_obj, _jx_changes):"]
+    uncached = names
+    if spec.cached and (spec.data or spec.static):
+        lines.append(f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_obj.{CACHE_ATTR}")
+        uncached = [f.name for f in spec.excluded]
+    lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
+    lines += [f"    {n} = _jx_U" for n in initvars]
+    lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
+    for i, n in enumerate(names + initvars):
+        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v")
+    unknown = "_jx_unknown_fields(_jx_obj, _jx_changes)"
+    lines.append(f"        else: {unknown}" if names or initvars else f"        {unknown}")
     for n in initvars:
         lines += [f"    if {n} is _jx_U:",
                   f"        raise ValueError(\"InitVar '{n}' must be specified with replace()\")"]
+    lines += ["    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
+    lines += [f"    _jx_set({n!r}, {n})" for n in names]
     if post_init:
         lines.append(f"    _jx_run_post_init(_jx_new_obj, {', '.join(initvars)})")
     else:

@@ -117,8 +117,9 @@ def unknown_fields_error(obj: Any, unknown: dict[str, Any]) -> None:
     spec = spec_of(type(obj))
     assert spec is not None
     valid = [f.name for f in spec.fields]
+    names = sorted(set(unknown) - set(valid) - set(spec.initvars))
     raise TypeError(
-        f"replace() got unknown field(s) {', '.join(map(repr, sorted(unknown)))} for class "
+        f"replace() got unknown field(s) {', '.join(map(repr, names))} for class "
         f"'{class_name(type(obj))}'; its fields are: {', '.join(valid)}."
     )
 

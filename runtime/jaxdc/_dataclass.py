@@ -24,6 +24,7 @@ from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
 from jaxdc._frozen import frozen_delattr, frozen_setattr
 from jaxdc._registration import register
+from jaxdc._replace import replace
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
 __all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
@@ -149,7 +150,7 @@ def _finish_class(
         cls.__init__ = make_init(spec)  # type: ignore[misc]
     spec.replace = make_replace(spec)
     cls.__jaxdc_replace__ = staticmethod(spec.replace)  # type: ignore[attr-defined]
-    cls.__replace__ = spec.replace  # type: ignore[attr-defined]  # copy.replace (3.13+)
+    cls.__replace__ = replace  # type: ignore[attr-defined]  # what copy.replace calls (3.13+)
     setattr(cls, SPEC_ATTR, spec)
     register(spec)
     return spec

@@ -12,7 +12,6 @@ from typing import Any
 from jaxdc._annotations import caller_scope
 from jaxdc._dataclass import check_options, process
 from jaxdc._replace import replace
-from jaxdc._spec import spec_of
 
 __all__ = ["PyTreeNode"]
 
@@ -35,9 +34,6 @@ class PyTreeNode:
                 f"@jaxdc.pytree_dataclass(slots=True) class {cls.__name__}: ..."
             )
         process(cls, options, caller_scope())
-        spec = spec_of(cls)
-        if spec is not None and "replace" not in cls.__dict__:
-            cls.replace = spec.replace  # type: ignore[method-assign]  # skip the generic wrapper
 
     def replace(self, **changes: Any) -> Any:
         """A copy with some fields changed (`jaxdc.replace(self, **changes)`)."""

@@ -24,4 +24,4 @@ def replace(obj: _T, /, **changes: Any) -> _T:
             f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got "
             f"'{class_name(type(obj))}'"
         ) from None
-    return fast_replace(obj, **changes)  # type: ignore[no-any-return]
+    return fast_replace(obj, changes)  # type: ignore[no-any-return]
