@@ -14,6 +14,7 @@ from dataclasses import asdict, astuple, fields, is_dataclass
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
+from jaxdc._jit import jit
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
 from jaxdc._static import Static
@@ -30,6 +31,7 @@ __all__ = [
     "field",
     "fields",
     "is_dataclass",
+    "jit",
     "pytree_dataclass",
     "replace",
     "static_field",
