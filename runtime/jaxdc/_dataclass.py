@@ -22,7 +22,9 @@ from jaxdc._hashability import class_name
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
+from jaxdc._equality import tree_eq, tree_hash
 from jaxdc._frozen import frozen_delattr, frozen_setattr
+from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
@@ -95,8 +97,17 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     _check_bases(cls)
     _wrap_array_defaults(cls)
     custom_init = "__init__" in cls.__dict__
+    own = frozenset(cls.__dict__)  # what the class body defines itself
     merged = {**_DEFAULTS, **options}
     cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
+    # Where dataclasses generated them: a repr showing arrays as f32[3], and an == that
+    # never raises "truth value of an array is ambiguous" (hash kept consistent with it).
+    if merged["repr"] and "__repr__" not in own:
+        cls.__repr__ = tree_repr  # type: ignore[method-assign,assignment]
+    if merged["eq"] and "__eq__" not in own:
+        cls.__eq__ = tree_eq  # type: ignore[method-assign,assignment]
+        if "__hash__" not in own:
+            cls.__hash__ = tree_hash  # type: ignore[method-assign,assignment]
     _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
     cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
     cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]

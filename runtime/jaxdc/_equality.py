@@ -1,0 +1,100 @@
+"""`==` and `hash` of jaxdc instances: never "the truth value of an array is ambiguous".
+
+Semantics of `a == b` (a Python bool, always):
+- `a is b` is True (so an instance is always found in lists and dicts holding it);
+- otherwise both must be of exactly the same class, and each field with `compare=True`
+  (dataclasses' rule) must be equal:
+  - arrays (jax, numpy, numpy scalars): same shape, same dtype and equal elements (NaN is
+    unequal to itself, as with `==`); an array never equals a non-array;
+  - lists, tuples and dicts: same type and length/keys, items equal by these rules;
+  - anything else, including nested jaxdc instances: its own `==`.
+- Under `jit`/`vmap`/`grad` a field holding a traced array has no concrete value, so `==`
+  raises a `TypeError` naming the class and field. It does not return a traced boolean:
+  `==` must give a Python bool (lists, dicts, `in` and `if` rely on it). Compare traced
+  trees explicitly, e.g. `jax.tree.map(jnp.array_equal, a, b)`.
+
+`hash(obj)` hashes the class and the hashed fields, as dataclasses do, so equal instances
+have equal hashes. An instance holding an array is not hashable: its hash could not follow
+`==` (which compares values) without copying and hashing every array, and jaxdc's rule is
+that arrays are never static (jit cache keys). The error names the field.
+
+Installed by the decorator unless the class defines `__eq__` itself or is declared with
+`eq=False` (then identity, as for any object); `__hash__` is replaced only where
+dataclasses would generate one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxdc._hashability import class_name
+
+__all__ = ["tree_eq", "tree_hash"]
+
+_ARRAYS = (jax.Array, np.ndarray, np.generic)
+
+
+def tree_eq(self: Any, other: Any) -> Any:
+    """`__eq__` of jaxdc classes."""
+    if self is other:
+        return True
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    for f in dataclasses.fields(self):
+        if f.compare and not _equal(getattr(self, f.name), getattr(other, f.name), self, f.name):
+            return False
+    return True
+
+
+def tree_hash(self: Any) -> int:
+    """`__hash__` of jaxdc classes: the class and the fields dataclasses would hash."""
+    values = tuple(getattr(self, f.name) for f in dataclasses.fields(self)
+                   if (f.hash is None and f.compare) or f.hash)
+    try:
+        return hash((self.__class__, values))
+    except TypeError:
+        for f, value in zip(dataclasses.fields(self), values):
+            try:
+                hash(value)
+            except TypeError:
+                what = "an array" if _holds_array(value) else f"a '{type(value).__name__}'"
+                raise TypeError(
+                    f"instance of '{class_name(type(self))}' is not hashable: field "
+                    f"'{f.name}' holds {what}, which is not hashable. Instances holding "
+                    f"arrays compare by value and cannot be dict keys, set members or static "
+                    f"values. Fix: key by id(obj), or keep only hashable values in the "
+                    f"fields of a class used that way."
+                ) from None
+        raise
+
+
+def _holds_array(value: Any) -> bool:
+    return any(isinstance(leaf, _ARRAYS) for leaf in jax.tree.leaves(value))
+
+
+def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, _ARRAYS) or isinstance(b, _ARRAYS):
+        if not (isinstance(a, _ARRAYS) and isinstance(b, _ARRAYS)):
+            return False
+        if isinstance(a, jax.core.Tracer) or isinstance(b, jax.core.Tracer):
+            raise TypeError(
+                f"cannot compare instances of '{class_name(type(owner))}' with ==: field "
+                f"'{name}' holds a traced array (inside jit/vmap/grad), which has no value "
+                f"yet. Fix: compare outside the transformation, or explicitly, e.g. "
+                f"jax.tree.map(jnp.array_equal, a, b)."
+            )
+        return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
+    kind = type(a)
+    if kind is not type(b):
+        return bool(a == b)  # e.g. 1 == 1.0, as in dataclasses' tuple comparison
+    if kind is list or kind is tuple or (isinstance(a, tuple) and hasattr(kind, "_fields")):
+        return len(a) == len(b) and all(_equal(x, y, owner, name) for x, y in zip(a, b))
+    if kind is dict:
+        return a.keys() == b.keys() and all(_equal(a[k], b[k], owner, name) for k in a)
+    return bool(a == b)
