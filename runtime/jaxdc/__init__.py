@@ -15,6 +15,7 @@ from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
 from jaxdc._jit import jit
+from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
 from jaxdc._static import Static
@@ -22,11 +23,13 @@ from jaxdc._static import Static
 __version__ = "0.1.0"
 
 __all__ = [
+    "Attr",
     "PyTreeNode",
     "PytreeDataclassDecorator",
     "Static",
     "asdict",
     "astuple",
+    "attr",
     "copy_and_mutate",
     "field",
     "fields",
