@@ -98,16 +98,17 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     _wrap_array_defaults(cls)
     custom_init = "__init__" in cls.__dict__
     own = frozenset(cls.__dict__)  # what the class body defines itself
+    own_hash = cls.__dict__.get("__hash__")
     merged = {**_DEFAULTS, **options}
     cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
-    # Where dataclasses generated them: a repr showing arrays as f32[3], and an == that
-    # never raises "truth value of an array is ambiguous" (hash kept consistent with it).
+    # Where dataclasses generated them: a repr showing arrays as f32[3], an == that never
+    # raises "truth value of an array is ambiguous", and a hash consistent with it.
     if merged["repr"] and "__repr__" not in own:
         cls.__repr__ = tree_repr  # type: ignore[method-assign,assignment]
     if merged["eq"] and "__eq__" not in own:
         cls.__eq__ = tree_eq  # type: ignore[method-assign,assignment]
-        if "__hash__" not in own:
-            cls.__hash__ = tree_hash  # type: ignore[method-assign,assignment]
+    if cls.__dict__.get("__hash__") is not own_hash and cls.__hash__ is not None:
+        cls.__hash__ = tree_hash  # type: ignore[method-assign,assignment]
     _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
     cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
     cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]
