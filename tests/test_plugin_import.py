@@ -23,3 +23,12 @@ def test_plugin_class_never_imports_jax() -> None:
     loaded = _loaded_after("import jaxdc_mypy\nplugin_class = jaxdc_mypy.plugin('2.0')")
     assert "jaxdc_mypy.hooks" in loaded
     assert not {m for m in loaded if m.split(".")[0] in ("jax", "jaxlib", "numpy")}
+
+
+def test_version_is_the_distribution_version() -> None:
+    # mypy keys its cache on the entry module's __version__; a release must change it.
+    from importlib import metadata
+
+    import jaxdc_mypy
+
+    assert jaxdc_mypy.__version__ == metadata.version("jaxdc")

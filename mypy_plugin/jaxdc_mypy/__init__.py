@@ -7,13 +7,10 @@ light (no mypy or jax import at import time) so pure-Python submodules such as
 
 from __future__ import annotations
 
-from importlib import metadata
-
-try:
-    # mypy records the entry module's __version__ with every cache entry.
-    __version__ = metadata.version("jaxdc")
-except metadata.PackageNotFoundError:  # used from a source tree that is not installed
-    __version__ = "0+unknown"
+# mypy records the entry module's __version__ with every cache entry, so a release
+# invalidates caches. It is the distribution's version (a test keeps them equal); a
+# literal, because importlib.metadata would cost every mypy run ~10 ms.
+__version__ = "0.1.0"
 
 
 def plugin(version: str) -> type:

@@ -15,7 +15,7 @@ from . import codes, compat, messages
 from .arraylike import ANY, ArrayLikeRules
 from .config import PluginConfig
 from .display import show
-from .fields import DATA, STATIC, declared_type, declaring_statement, pytree_fields
+from .fields import DATA, STATIC, declared_type, declaring_statements, pytree_fields
 from .hashability import HashabilityRules
 
 
@@ -33,6 +33,7 @@ class ClassChecker:
         """
         hashability = HashabilityRules(self._config, api.modules, api.options)
         instance = compat.self_instance(info)
+        statements = declaring_statements(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
                 continue
@@ -40,7 +41,7 @@ class ClassChecker:
             if typ is None:
                 continue
             if field.owner is info:
-                context: Context = declaring_statement(info, field.name) or info.defn
+                context: Context = statements.get(field.name) or info.defn
             elif typ == declared_type(field):
                 continue
             else:

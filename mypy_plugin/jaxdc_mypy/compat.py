@@ -23,6 +23,7 @@ from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
+_INSTALLED = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 
 
 def tag_dataclass(ctx: ClassDefContext) -> None:
@@ -61,10 +62,7 @@ def format_type(typ: Type, options: Options) -> str:
 
 def is_silenced_path(path: str) -> bool:
     """Whether mypy never reports errors for this file (typeshed, installed packages)."""
-    normalized = os.path.abspath(path)
-    parts = normalized.split(os.sep)
-    return normalized.startswith(_TYPESHED) or "site-packages" in parts or "dist-packages" in parts
-
+    return path.startswith(_TYPESHED) or any(marker in path for marker in _INSTALLED)
 
 
 def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 import configparser
 import re
 import sys
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -27,9 +26,11 @@ class ConfigError(Exception):
     """The plugin's section of the mypy config file is malformed."""
 
 
-@dataclass(frozen=True)
-class PluginConfig:
-    """Settings; each list holds fully qualified class names (``package.module.Class``)."""
+class PluginConfig(NamedTuple):
+    """Settings; each list holds fully qualified class names (``package.module.Class``).
+
+    A NamedTuple rather than a dataclass: importing dataclasses costs every mypy run.
+    """
 
     extra_array_types: tuple[str, ...] = ()
     """Treated like ``jax.Array``: array-like as data, unhashable as static."""
@@ -41,10 +42,13 @@ class PluginConfig:
     """Report data fields typed ``Any`` (error code ``jaxdc-any``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in self._asdict().items()
+        }
 
 
-_LIST_KEYS = {f.name for f in fields(PluginConfig) if f.name.startswith("extra_")}
+_LIST_KEYS = {name for name in PluginConfig._fields if name.startswith("extra_")}
 _BOOL_KEYS = {"check_any"}
 
 

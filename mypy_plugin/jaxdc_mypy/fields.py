@@ -10,7 +10,7 @@ cached modules works the same as within one file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mypy.nodes import (
     AssignmentStmt,
@@ -37,8 +37,7 @@ UNKNOWN = "unknown"  # static=/pytree= given a non-literal value: not checked
 _NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
 
 
-@dataclass(frozen=True)
-class PytreeField:
+class PytreeField(NamedTuple):
     name: str
     kind: str
     init: bool
@@ -93,14 +92,15 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
     return list(merged.values())
 
 
-def own_field_types(info: TypeInfo) -> list[Type]:
-    """Analysed types of the fields ``info`` itself declares (for dependency tracking)."""
+def own_field_types(info: TypeInfo, kind: str) -> list[Type]:
+    """Analysed types of the fields of this kind that ``info`` itself declares."""
     stored = info.metadata.get(names.METADATA_KEY, {}).get("fields", {})
     types = []
-    for name in stored:
+    for name, entry in stored.items():
         sym = info.names.get(name)
-        if sym is not None and isinstance(sym.node, Var) and sym.node.type is not None:
-            types.append(sym.node.type)
+        if entry["kind"] == kind and sym is not None and isinstance(sym.node, Var):
+            if sym.node.type is not None:
+                types.append(sym.node.type)
     return types
 
 
@@ -112,13 +112,15 @@ def declared_type(field: PytreeField) -> Type | None:
     return sym.node.type
 
 
-def declaring_statement(info: TypeInfo, name: str) -> AssignmentStmt | None:
-    """The ``name: T`` line in ``info``'s own body (present for classes being checked)."""
+def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
+    """The ``name: T`` lines of ``info``'s own body (present for classes being checked)."""
+    found = {}
     for stmt in info.defn.defs.body:
-        if _field_name(stmt, info) == name:
+        name = _field_name(stmt, info)
+        if name is not None:
             assert isinstance(stmt, AssignmentStmt)
-            return stmt
-    return None
+            found[name] = stmt
+    return found
 
 
 def _field_name(stmt: object, info: TypeInfo) -> str | None:

@@ -1,9 +1,10 @@
-"""The classes a field's verdict depends on, for the daemon's dependency map.
+"""The classes a class's verdicts depend on, for incremental runs and the daemon.
 
-``dmypy`` re-checks a module only when something it depends on changes. A field's
-hashability depends on every class in the MRO of every class its type mentions, and on
-the fields of dataclasses it mentions (a frozen dataclass holding an array). Recording
-wildcard dependencies on all of them makes an edit in another module re-check the class.
+mypy re-checks a module only when something it depends on changes. A data field's
+verdict depends on the MROs of the classes its type mentions; a static field's also on
+the fields of dataclasses it mentions (a frozen dataclass holding an array), recursively.
+Data fields do not recurse into dataclasses: a pytree class referring to the previous
+one would otherwise make the walk quadratic in the length of such chains.
 """
 
 from __future__ import annotations
@@ -22,8 +23,21 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .fields import DATA, STATIC, own_field_types
 
-def classes_mentioned(types: list[Type]) -> Iterator[TypeInfo]:
+
+# Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
+# walk short (every container type would otherwise add a dozen ABCs).
+_STDLIB_CORE = frozenset({"builtins", "typing", "typing_extensions", "collections.abc", "abc", "_typeshed"})
+
+
+def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
+    """Classes whose change may change a verdict on a field ``info`` declares."""
+    yield from _classes_mentioned(own_field_types(info, STATIC), into_dataclasses=True)
+    yield from _classes_mentioned(own_field_types(info, DATA), into_dataclasses=False)
+
+
+def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator[TypeInfo]:
     """Every class reachable from ``types`` (type arguments, MROs, dataclass fields)."""
     seen: set[str] = set()
     pending = list(types)
@@ -32,11 +46,11 @@ def classes_mentioned(types: list[Type]) -> Iterator[TypeInfo]:
         if isinstance(typ, Instance):
             pending.extend(typ.args)
             for info in typ.type.mro:
-                if info.fullname in seen:
+                if info.fullname in seen or info.module_name in _STDLIB_CORE:
                     continue
                 seen.add(info.fullname)
                 yield info
-                if "dataclass" in info.metadata:
+                if into_dataclasses and "dataclass" in info.metadata:
                     pending.extend(_attribute_types(info))
         elif isinstance(typ, (TupleType, UnionType)):
             pending.extend(typ.items)

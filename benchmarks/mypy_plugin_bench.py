@@ -1,0 +1,200 @@
+"""How much the jaxdc_mypy plugin adds to a mypy run.
+
+Generates a project (default 60 modules x 10 jaxdc classes, every spelling: both decorator
+forms, PyTreeNode subclasses, generics, Static/field(static=True), cross-module references,
+replace and jit calls) and times mypy on it without and with the plugin, interleaved in
+one run so machine noise hits both alike:
+
+- cold: no cache at all (jax, numpy and the project are analysed from scratch);
+- project-cold: third-party modules cached, the project not (a fresh checkout);
+- warm: everything cached, nothing changed (the common re-run).
+
+Time is the mypy process's CPU time (user + sys; steadier than wall time on a shared
+machine). Prints the median of each and the plugin/plain ratio; targets are <= 1.10 cold
+and <= 1.05 warm.
+
+    .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+PLAIN = "[tool.mypy]\n"
+PLUGIN = '[tool.mypy]\nplugins = ["jaxdc_mypy"]\n'
+
+HEADER = """\
+from __future__ import annotations
+
+import dataclasses
+from typing import Generic, Optional, TypeVar
+
+import jax
+import jax.numpy as jnp
+
+import jaxdc
+from jaxdc import PyTreeNode, Static, field, pytree_dataclass, static_field
+{import_prev}
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class Config{i}:
+    depth: int
+    names: tuple[str, ...]
+"""
+
+# Cycled through to make `classes` jaxdc classes per module; {n} makes names unique.
+TEMPLATES = [
+    """
+@pytree_dataclass
+class Layer{n}:
+    w: jax.Array
+    b: Optional[jax.Array]
+    cfg: Static[Config{i}]
+    act: Static[str] = "relu"
+""",
+    """
+@pytree_dataclass(kw_only=True)
+class Block{n}:
+    layers: tuple[jax.Array, ...]
+    scale: float
+    n: int = field(static=True, default=1)
+    tag: str = static_field(default="block")
+""",
+    """
+class Node{n}(PyTreeNode):
+    weights: dict[str, jax.Array]
+    prev: Optional[{prev_node}]
+    label: Static[str] = "x"
+""",
+    """
+class Box{n}(PyTreeNode, Generic[T]):
+    value: T
+    key: Static[int] = 0
+""",
+    """
+class ArrayBox{n}(Box{generic_base}[jax.Array]):
+    extra: list[jax.Array] = field(default_factory=list)
+""",
+]
+
+FOOTER = """
+
+def step{i}(node: {last_node}, lr: float) -> {last_node}:
+    return jaxdc.replace(node, label="y")
+
+
+@jaxdc.jit
+def apply{i}(x: jax.Array, depth: Static[int]) -> jax.Array:
+    return x * depth
+"""
+
+
+def generate(root: Path, modules: int, classes: int) -> int:
+    """Write the project under root/bench_pkg; return the number of jaxdc classes."""
+    package = root / "bench_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    total = 0
+    for i in range(modules):
+        import_prev = f"from bench_pkg import mod{i - 1} as prev" if i else ""
+        parts = [HEADER.format(i=i, import_prev=import_prev)]
+        for k in range(classes):
+            n = f"{i}_{k}"
+            parts.append(
+                TEMPLATES[k % len(TEMPLATES)].format(
+                    n=n,
+                    i=i,
+                    prev_node=f"prev.Node{i - 1}_2" if i else "jax.Array",
+                    generic_base=f"{i}_{k - 1}",  # ArrayBox follows its Box
+                )
+            )
+            total += 1
+        parts.append(FOOTER.format(i=i, last_node=f"Node{i}_2"))
+        (package / f"mod{i}.py").write_text("".join(parts))
+    return total
+
+
+def run_mypy(project: Path, cache: Path) -> float:
+    """CPU seconds of one mypy run (fails loudly if mypy reports anything)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "-p", "bench_pkg"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"mypy failed in {project}:\n{proc.stdout}{proc.stderr}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(project: Path, work: Path, rounds: int) -> dict[str, dict[str, list[float]]]:
+    """Interleave plain and plugin runs: each round runs every (kind, variant) once."""
+    samples: dict[str, dict[str, list[float]]] = {
+        kind: {"plain": [], "plugin": []} for kind in ("cold", "project-cold", "warm")
+    }
+    third_party: dict[str, Path] = {}
+    for variant, config in (("plain", PLAIN), ("plugin", PLUGIN)):
+        # A cache holding only jax/numpy/jaxdc, for the project-cold runs.
+        prelude = work / f"prelude-{variant}"
+        prelude.mkdir()
+        (prelude / "pyproject.toml").write_text(config)
+        (prelude / "bench_pkg").mkdir()
+        (prelude / "bench_pkg" / "__init__.py").write_text("import jax, jax.numpy, jaxdc\n")
+        third_party[variant] = work / f"third-party-{variant}"
+        run_mypy(prelude, third_party[variant])
+    for _ in range(rounds):
+        for variant, config in (("plain", PLAIN), ("plugin", PLUGIN)):
+            (project / "pyproject.toml").write_text(config)
+            cache = work / f"cache-{variant}"
+            shutil.rmtree(cache, ignore_errors=True)
+            samples["cold"][variant].append(run_mypy(project, cache))
+            samples["warm"][variant].append(run_mypy(project, cache))
+            shutil.rmtree(cache)
+            shutil.copytree(third_party[variant], cache)
+            samples["project-cold"][variant].append(run_mypy(project, cache))
+    return samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--modules", type=int, default=60)
+    parser.add_argument(
+        "--classes", type=int, default=10, help="jaxdc classes per module (at least 5)"
+    )
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="jaxdc-mypy-bench-") as tmp:
+        work = Path(tmp)
+        project = work / "project"
+        total = generate(project, args.modules, args.classes)
+        samples = measure(project, work, args.rounds)
+    print(
+        f"mypy + jaxdc_mypy vs plain mypy: {args.modules} modules, {total} jaxdc classes, "
+        f"median of {args.rounds} interleaved rounds, CPU seconds of the mypy process"
+    )
+    print()
+    print("| run | plain mypy | with plugin | ratio | target |")
+    print("|---|---|---|---|---|")
+    targets = {"cold": "<= 1.10", "project-cold": "<= 1.10", "warm": "<= 1.05"}
+    for kind, by_variant in samples.items():
+        plain = statistics.median(by_variant["plain"])
+        plugin = statistics.median(by_variant["plugin"])
+        print(f"| {kind} | {plain:.2f} s | {plugin:.2f} s | {plugin / plain:.3f} | {targets[kind]} |")
+
+
+if __name__ == "__main__":
+    main()

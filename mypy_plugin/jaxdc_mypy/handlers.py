@@ -1,0 +1,87 @@
+"""What each hook does. Imported on the first hook call (see ``hooks.JaxdcPlugin``).
+
+Semantic analysis records field kinds and dependencies; type checking reports
+(``checks.ClassChecker``) when mypy checks a class decorator application or, for
+``PyTreeNode`` subclasses, the class keywords passed to ``__init_subclass__``.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import CallExpr, ClassDef, Expression, MypyFile, RefExpr, TypeInfo
+from mypy.options import Options
+from mypy.plugin import ClassDefContext, FunctionContext, MethodContext
+from mypy.types import Type
+
+from . import compat, names
+from .checks import ClassChecker
+from .config import PluginConfig
+from .fields import record_fields
+from .jit import JitChecker
+from .replace import replace_function_signature, replace_method_signature
+from .types_walk import verdict_classes
+
+
+class Handlers:
+    def __init__(self, config: PluginConfig, options: Options) -> None:
+        self._classes = ClassChecker(config)
+        # Wildcard dependencies serve only the daemon's fine-grained mode (and caches
+        # written for it); a plain run would compute them for nothing.
+        self._fine_grained = options.fine_grained_incremental or options.cache_fine_grained
+        # Module -> its jaxdc classes, filled by `record` and read once the module has been
+        # type-checked (both happen in the process that processes the module).
+        self._declared: dict[str, dict[str, TypeInfo]] = {}
+        self.jit = JitChecker(config)
+        self.replace_function_signature = replace_function_signature
+        self.replace_method_signature = replace_method_signature
+
+    # --- semantic analysis ----------------------------------------------------------------
+
+    def record_decorated(self, ctx: ClassDefContext) -> None:
+        # Our hook for the decorator replaces mypy's default pass-1 hook, which tags it.
+        compat.tag_dataclass(ctx)
+        self.record(ctx)
+
+    def record(self, ctx: ClassDefContext) -> None:
+        info = ctx.cls.info
+        if record_fields(ctx) is None:
+            return  # deferred: mypy calls again
+        self._declared.setdefault(info.module_name, {})[info.fullname] = info
+        if not self._fine_grained:
+            return
+        # The daemon re-checks this module when a class a verdict depends on changes.
+        for depended in verdict_classes(info):
+            ctx.api.add_plugin_dependency(compat.wildcard_trigger(depended.fullname))
+
+    # --- type checking --------------------------------------------------------------------
+
+    def check_decorated(self, ctx: FunctionContext | MethodContext) -> Type:
+        # `@pytree_dataclass` / `@pytree_dataclass(...)` applied to the class: mypy checks
+        # the application with the ClassDef as context (the inner call has a CallExpr).
+        if isinstance(ctx.context, ClassDef):
+            self._classes.check(ctx.context.info, ctx.api)
+        return ctx.default_return_type
+
+    def check_subclass(self, ctx: MethodContext) -> Type:
+        # mypy simulates `Base.__init_subclass__(**class_keywords)` for every class, after
+        # its body: the moment to check an undecorated PyTreeNode subclass.
+        info = compat.class_being_checked(ctx.api)
+        if info is not None and names.METADATA_KEY in info.metadata and not _is_decorated(info.defn):
+            self._classes.check(info, ctx.api)
+        return ctx.default_return_type
+
+    def indirect_deps(self, file: MypyFile) -> set[str]:
+        """Modules of the classes this module's verdicts depend on (see ``hooks``)."""
+        classes = self._declared.pop(file.fullname, {}).values()
+        modules = {c.module_name for info in classes for c in verdict_classes(info)}
+        modules.discard(file.fullname)
+        return modules
+
+
+def _is_decorated(defn: ClassDef) -> bool:
+    return any(_callee_fullname(decorator) == names.DECORATOR for decorator in defn.decorators)
+
+
+def _callee_fullname(expr: Expression) -> str | None:
+    if isinstance(expr, CallExpr):
+        expr = expr.callee
+    return expr.fullname if isinstance(expr, RefExpr) else None
