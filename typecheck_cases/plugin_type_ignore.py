@@ -1,0 +1,11 @@
+# runtime: raises TypeError
+"""`# type: ignore[jaxdc-static]` silences the plugin on that line only."""
+
+import jax
+
+from jaxdc import Static, pytree_dataclass
+
+
+@pytree_dataclass
+class Model:
+    config: Static[jax.Array]  # type: ignore[jaxdc-static]  # E: mypy-plain unused-ignore
