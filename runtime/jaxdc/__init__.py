@@ -18,6 +18,7 @@ from jaxdc._jit import jit
 from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
+from jaxdc._serialization import from_state_dict, to_state_dict
 from jaxdc._static import Static
 
 __version__ = "0.1.0"
@@ -33,9 +34,11 @@ __all__ = [
     "copy_and_mutate",
     "field",
     "fields",
+    "from_state_dict",
     "is_dataclass",
     "jit",
     "pytree_dataclass",
     "replace",
     "static_field",
+    "to_state_dict",
 ]

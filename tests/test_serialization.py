@@ -1,0 +1,196 @@
+"""State dicts keyed by field names; flax.serialization without importing flax; orbax."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxdc as jdc
+
+
+@jdc.pytree_dataclass
+class Layer:
+    w: jax.Array
+    b: jax.Array
+    act: jdc.Static[str] = "relu"
+
+
+class Pair(NamedTuple):
+    left: Any
+    right: Any
+
+
+@jdc.pytree_dataclass
+class Model:
+    layers: list
+    named: dict
+    pair: Pair
+    step: jax.Array
+
+
+def _model(value: float = 0.0) -> Model:
+    return Model(
+        [Layer(jnp.full((2, 3), value), jnp.full(3, value)), Layer(jnp.full((3, 1), value), jnp.full(1, value))],
+        {"emb": jnp.full(4, value)},
+        Pair(jnp.full(1, value), 3),
+        jnp.asarray(7, jnp.int32),
+    )
+
+
+def test_state_dict_is_keyed_by_field_names_without_static_fields() -> None:
+    state = jdc.to_state_dict(_model(1.0))
+    assert list(state) == ["layers", "named", "pair", "step"]
+    assert list(state["layers"]) == ["0", "1"] and list(state["layers"]["0"]) == ["w", "b"]
+    assert list(state["pair"]) == ["0", "1"] and state["pair"]["1"] == 3
+    assert "act" not in state["layers"]["0"]  # static: comes from the target on restore
+    assert state["named"]["emb"].tolist() == [1.0] * 4
+
+
+def test_round_trip_restores_leaves_and_keeps_target_statics() -> None:
+    target = jdc.replace(_model(), layers=[Layer(jnp.zeros((2, 3)), jnp.zeros(3), act="gelu"),
+                                           Layer(jnp.zeros((3, 1)), jnp.zeros(1))])
+    state = jdc.to_state_dict(_model(2.0))
+    restored = jdc.from_state_dict(target, state)
+    assert type(restored) is Model and type(restored.pair) is Pair
+    assert restored.layers[0].w.tolist() == [[2.0] * 3] * 2 and restored.layers[0].act == "gelu"
+    assert jax.tree.structure(restored) == jax.tree.structure(target)
+    assert float(jax.jit(lambda m: m.named["emb"].sum())(restored)) == 8.0
+
+
+def test_lists_in_the_state_are_accepted_for_list_fields() -> None:
+    state = jdc.to_state_dict(_model(1.0))
+    state["layers"] = [state["layers"]["0"], state["layers"]["1"]]
+    assert jdc.from_state_dict(_model(), state).layers[1].b.tolist() == [1.0]
+
+
+def test_restore_does_not_run_init_or_post_init() -> None:
+    calls = []
+
+    @jdc.pytree_dataclass
+    class Checked:
+        x: jax.Array
+
+        def __post_init__(self) -> None:
+            calls.append("post_init")
+
+    target = Checked(jnp.zeros(2))
+    restored = jdc.from_state_dict(target, {"x": np.ones(2, np.float32)})
+    assert calls == ["post_init"] and restored.x.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (lambda s: s.pop("step"), "target: missing key(s) ['step'] for 'Model'; expected keys: ['layers', 'named', 'pair', 'step']"),
+        (lambda s: s.update(extra=1), "target: unknown key(s) ['extra'] for 'Model'"),
+        (lambda s: s["layers"]["0"].update(act="gelu"),
+         "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields"),
+        (lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
+         "target.layers[1].w: shape (1, 3) in the state, the target has (3, 1)"),
+        (lambda s: s.update(step=np.asarray(1.0, np.float32)), "target.step: dtype float32 in the state, the target has int32"),
+        (lambda s: s["named"].pop("emb"), "target.named: missing key(s) ['emb'] for 'dict'"),
+        (lambda s: s.update(layers=[s["layers"]["0"]]), "target.layers: expected 2 items, the state has 1"),
+        (lambda s: s.update(pair=5), "target.pair: expected a dict with keys ['0', '1'] for 'Pair', got 'int'"),
+    ],
+)
+def test_errors_name_the_path_and_the_problem(edit: Any, needle: str) -> None:
+    state = jdc.to_state_dict(_model())
+    edit(state)
+    with pytest.raises(ValueError) as info:
+        jdc.from_state_dict(_model(), state)
+    assert needle in str(info.value)
+
+
+def test_non_jaxdc_arguments_are_rejected() -> None:
+    with pytest.raises(TypeError, match="to_state_dict\\(\\) needs an instance of a jaxdc"):
+        jdc.to_state_dict({"a": 1})
+    with pytest.raises(TypeError, match="from_state_dict\\(\\) needs an instance"):
+        jdc.from_state_dict([1], {})
+
+
+def _run(code: str) -> str:
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_import_jaxdc_does_not_import_flax_and_flax_works_for_old_and_new_classes() -> None:
+    out = _run(
+        """
+        import sys
+        import jax, jax.numpy as jnp
+        import jaxdc
+        assert "flax" not in sys.modules, "import jaxdc imported flax"
+
+        @jaxdc.pytree_dataclass
+        class Before:
+            w: jax.Array
+            tag: jaxdc.Static[str] = "t"
+
+        from flax import serialization  # registration happens now
+
+        @jaxdc.pytree_dataclass
+        class After:
+            inner: Before
+            xs: list
+
+        obj = After(Before(jnp.arange(3.0)), [jnp.ones(2)])
+        assert serialization.to_state_dict(obj) == {"inner": {"w": obj.inner.w}, "xs": {"0": obj.xs[0]}}
+        data = serialization.to_bytes(obj)
+        back = serialization.from_bytes(After(Before(jnp.zeros(3), "keep"), [jnp.zeros(2)]), data)
+        print(back.inner.w.tolist(), back.inner.tag, back.xs[0].tolist())
+        """
+    )
+    assert out.strip() == "[0.0, 1.0, 2.0] keep [1.0, 1.0]"
+
+
+def test_flax_imported_before_jaxdc() -> None:
+    out = _run(
+        """
+        import flax.serialization as fs
+        import jax.numpy as jnp, jax
+        import jaxdc
+
+        @jaxdc.pytree_dataclass
+        class A:
+            w: jax.Array
+
+        print(fs.from_state_dict(A(jnp.zeros(2)), {"w": jnp.ones(2)}).w.tolist())
+        try:
+            fs.from_state_dict(A(jnp.zeros(2)), {})
+        except ValueError as e:
+            print(e)
+        """
+    )
+    assert out.splitlines() == ["[1.0, 1.0]", "A: missing key(s) ['w'] for 'A'; expected keys: ['w']"]
+
+
+def test_flax_serialization_in_process() -> None:
+    serialization = pytest.importorskip("flax.serialization")
+    model = _model(3.0)
+    restored = serialization.from_bytes(_model(), serialization.to_bytes(model))
+    assert jax.tree.all(jax.tree.map(lambda a, b: bool(np.array_equal(a, b)), restored, model))
+    assert serialization.to_state_dict(model)["layers"]["1"]["w"].shape == (3, 1)
+
+
+def test_orbax_checkpoint_is_keyed_by_field_names(tmp_path: Path) -> None:
+    ocp = pytest.importorskip("orbax.checkpoint")
+    model = _model(5.0)
+    checkpointer = ocp.StandardCheckpointer()
+    checkpointer.save(tmp_path / "ckpt", model)
+    checkpointer.wait_until_finished()
+    tree = checkpointer.metadata(tmp_path / "ckpt").item_metadata.tree
+    assert set(tree) == {"layers", "named", "pair", "step"}
+    assert set(tree["layers"][0]) == {"w", "b"} and "emb" in tree["named"]
+    restored = checkpointer.restore(tmp_path / "ckpt", _model())
+    assert type(restored) is Model and restored.layers[1].w.tolist() == [[5.0]] * 3
+    assert restored.pair.right == 3
