@@ -241,6 +241,53 @@ Node(jnp.zeros(2)).replace(valu=jnp.ones(2))  # E: call-arg
 Node(jnp.zeros(2)).replace(value="x")  # E: arg-type
 '''
 
+MUTATION_MISUSE = '''
+import jax
+import jax.numpy as jnp
+import jaxdc
+from jaxdc import Static, field, pytree_dataclass
+
+
+@pytree_dataclass
+class Inner:
+    x: jax.Array
+
+
+@pytree_dataclass
+class Outer:
+    inner: Inner
+    mean: jax.Array = field(init=False, pytree=True)
+    cache: int = field(init=False, default=0)
+    name: Static[str] = "o"
+
+    def __init__(self, inner: Inner) -> None:
+        jaxdc.attr(self, lambda s: s.inner).set(inner)
+        jaxdc.attr(self, lambda s: s.mean).set(inner.x.mean())
+        jaxdc.attr(self, lambda s: s.cache).set(1)  # E: jaxdc-mutation
+        jaxdc.attr(self, lambda s: s.inner.x + 1).set(inner.x)  # E: jaxdc-mutation
+
+    def rename(self, name: str) -> None:
+        jaxdc.attr(self, lambda s: s.name).set(name)  # E: jaxdc-mutation
+
+
+def edit(obj: Outer) -> Outer:
+    with jaxdc.copy_and_mutate(obj) as new:
+        jaxdc.attr(new, lambda n: n.inner.x).set(jnp.ones(2))
+        jaxdc.attr(new.inner, lambda i: i.x).set(jnp.ones(2))
+        if new.name:
+            jaxdc.attr(new, lambda n: n.name).set("edited")
+        jaxdc.attr(obj, lambda n: n.name).set("original")  # E: jaxdc-mutation
+    jaxdc.attr(new, lambda n: n.name).set("too late")  # E: jaxdc-mutation
+    return new
+
+
+class Plain:
+    x: int = 0
+
+
+jaxdc.attr(Plain(), lambda p: p.x).set(1)
+'''
+
 JIT_MISUSE = '''
 import jax
 import jaxdc
@@ -282,6 +329,18 @@ def test_replace_keywords_and_types_are_checked(project: Project) -> None:
     project.write({"replace_misuse.py": REPLACE_MISUSE})
     run = project.mypy()
     assert run.diagnostics == project.expected(), run.stdout
+
+
+def test_attr_set_only_where_the_runtime_allows_assignment(project: Project) -> None:
+    project.write({"mutation_misuse.py": MUTATION_MISUSE})
+    run = project.mypy()
+    assert run.diagnostics == project.expected(), run.stdout
+    assert run.messages("jaxdc-mutation")[2] == (
+        "cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX "
+        "arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with "
+        "jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with "
+        "jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`."
+    )
 
 
 def test_jit_static_parameters_must_be_hashable(project: Project) -> None:

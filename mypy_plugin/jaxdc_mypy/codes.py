@@ -4,6 +4,9 @@ from mypy.errorcodes import ErrorCode
 
 STATIC = ErrorCode("jaxdc-static", "Static pytree field or jit parameter of unhashable type", "jaxdc")
 DATA = ErrorCode("jaxdc-data", "Pytree data field whose type is not array-like", "jaxdc")
+MUTATION = ErrorCode(
+    "jaxdc-mutation", "jaxdc.attr(...).set() where the runtime forbids the assignment", "jaxdc"
+)
 # Enabled as a code so `# type: ignore[jaxdc-any]` works; whether it is reported at all is
 # the `check_any` setting (mypy rejects plugin codes in enable_error_code: it validates
 # them before plugins are loaded).

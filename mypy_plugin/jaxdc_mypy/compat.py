@@ -13,7 +13,7 @@ import mypy
 from mypy.messages import format_type_bare
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
-from mypy.nodes import SymbolTableNode, TypeInfo, Var
+from mypy.nodes import FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
@@ -45,6 +45,19 @@ def class_being_checked(api: CheckerPluginInterface) -> TypeInfo | None:
     """The class whose definition the type checker is visiting, if any."""
     classes = getattr(getattr(api, "tscope", None), "classes", None)
     return classes[-1] if classes else None
+
+
+def current_function(api: CheckerPluginInterface) -> FuncItem | None:
+    """The innermost function being type-checked (renamed in mypy 1.16)."""
+    scope = api.scope  # type: ignore[attr-defined]
+    if hasattr(scope, "current_function"):
+        return scope.current_function()  # type: ignore[no-any-return]
+    return scope.top_function()  # type: ignore[no-any-return]
+
+
+def checked_module(api: CheckerPluginInterface) -> MypyFile:
+    """The module being type-checked."""
+    return api.tree  # type: ignore[attr-defined,no-any-return]
 
 
 def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTableNode | None:

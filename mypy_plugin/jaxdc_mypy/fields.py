@@ -160,11 +160,12 @@ def _kind(rvalue: Expression, is_static_annotation: bool) -> tuple[str, bool]:
         return (STATIC if is_static_annotation else DATA), True
     keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args) if name}
     static = _literal_bool(keywords.get("static"))
-    pytree = _literal_bool(keywords.get("pytree"), default=True)
+    pytree = _literal_bool(keywords.get("pytree"))
     init = _literal_bool(keywords.get("init"), default=True)
     if UNKNOWN in (static, pytree, init):
         return UNKNOWN, init is not False
-    if pytree is False or init is False:
+    # The runtime's rule: pytree=False excludes; init=False excludes unless pytree=True.
+    if pytree is False or (init is False and pytree is not True):
         return EXCLUDED, bool(init)
     if static is None:
         static = (
@@ -172,7 +173,7 @@ def _kind(rvalue: Expression, is_static_annotation: bool) -> tuple[str, bool]:
             or rvalue.callee.fullname == names.STATIC_FIELD
             or _has_static_metadata(keywords.get("metadata"))
         )
-    return (STATIC if static else DATA), True
+    return (STATIC if static else DATA), init is not False
 
 
 def _literal_bool(expr: Expression | None, default: bool | None = None) -> bool | str | None:

@@ -17,6 +17,7 @@ from .checks import ClassChecker
 from .config import PluginConfig
 from .fields import record_fields
 from .jit import JitChecker
+from .mutation import check_attr_call
 from .replace import replace_function_signature, replace_method_signature
 from .types_walk import verdict_classes
 
@@ -31,6 +32,7 @@ class Handlers:
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
         self.jit = JitChecker(config)
+        self.attr = check_attr_call
         self.replace_function_signature = replace_function_signature
         self.replace_method_signature = replace_method_signature
 

@@ -71,6 +71,8 @@ class JaxdcPlugin(Plugin):
             return self._handlers.check_decorated
         if fullname == names.JIT:
             return self._handlers.jit
+        if fullname == names.ATTR:
+            return self._handlers.attr
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

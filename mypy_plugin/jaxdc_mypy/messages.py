@@ -135,3 +135,30 @@ def data_not_arraylike(field: str, cls: str, type_: str, problem: Problem) -> st
 
 def data_any(field: str, cls: str, type_: str) -> str:
     return ANY_TEMPLATE.format(field=field, cls=cls, type=type_)
+
+
+# The runtime's words for the same mistakes (jaxdc._frozen, jaxdc._mutation).
+NOT_A_PATH = (
+    "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
+    "`lambda o: o.a.b`"
+)
+
+
+def excluded_in_construction(field: str, cls: str) -> str:
+    return (
+        f"field '{field}' of class '{cls}' is not part of the pytree (init=False or "
+        "pytree=False), so a value computed during construction would be lost after "
+        "jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: "
+        "declare it jaxdc.field(init=False, pytree=True) to carry it, or compute it in a "
+        "property."
+    )
+
+
+def frozen_assignment(path: str, cls: str) -> str:
+    first = path.split(".")[0]
+    return (
+        f"cannot assign to field '{path}' of '{cls}' here: jaxdc instances are frozen, like "
+        "JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside "
+        f"`with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, {first}=...), or "
+        f"`with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.{path}).set(...)`."
+    )

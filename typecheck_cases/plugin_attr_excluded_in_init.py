@@ -1,0 +1,20 @@
+# runtime: raises TypeError
+"""Setting a field that is not part of the pytree (init=False) during construction."""
+
+import jax
+import jax.numpy as jnp
+
+import jaxdc
+from jaxdc import field, pytree_dataclass
+
+
+@pytree_dataclass
+class Stats:
+    xs: jax.Array
+    count: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy jaxdc-mutation
+
+
+Stats(jnp.zeros(3))
