@@ -1,3 +1,4 @@
+# runtime: raises TypeError
 """jit: Static parameters; the wrapped signature is kept for calls and `.lower`."""
 
 import jax
@@ -30,7 +31,7 @@ model = Model(jnp.ones(2))
 assert_type(scale(model, 2), Model)
 assert_type(model.apply(jnp.ones(2)), jax.Array)
 scale.lower(model, 3)
-step(model, 0.1)
+step(Model(jnp.ones(2)), 0.1)  # donates its argument
 scale(model, 2.5)  # E: pyright reportArgumentType  # E: mypy arg-type
 scale(model)  # E: pyright reportCallIssue  # E: mypy call-arg
 model.apply("x")  # E: pyright reportArgumentType  # E: mypy arg-type
