@@ -4,6 +4,7 @@
     python benchmarks/run.py --quick    # ~1 minute, fewer rounds
     python benchmarks/run.py --only micro,nested   # sections: micro, imports, nested
     python benchmarks/run.py --head     # measure committed jaxdc, ignore the working tree
+    python benchmarks/run.py --rev=abc123   # same for a given commit
 
 The report goes to stdout and to benchmarks/results-<python>.md (raw samples in
 results-<python>.json). See benchmarks/README.md for the method.
@@ -105,7 +106,7 @@ def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
                     ok = r.ratio <= target
                     mark = " ✅" if ok else " ❌"
                     if not ok:
-                        misses.append(f"{label} / {shape}: {r.ratio:.2f} (target ≤ {target:.2f}, "
+                        misses.append(f"{label} / {shape}: {r.ratio:.3f} (target ≤ {target:.2f}, "
                                       f"paired IQR {r.q1:.2f}–{r.q3:.2f})")
                 row += [f"**{_fmt_ratio(r.ratio)}** ±{r.spread:.2f}{mark}",
                         f"≤ {target:.2f}" if target is not None else "–"]
@@ -174,14 +175,14 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
     return lines, raw, misses + notes
 
 
-def _reexec_on_head() -> None:
-    """Measure the committed jaxdc, not the working tree: `git archive HEAD runtime` into a
+def _reexec_on_rev(rev: str) -> None:
+    """Measure a committed jaxdc, not the working tree: `git archive <rev> runtime` into a
     temporary folder, put it first on PYTHONPATH (subprocesses inherit it) and re-run."""
     import subprocess
     import tempfile
 
     root = HERE.parent
-    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", rev],
                             capture_output=True, text=True, check=True).stdout.strip()
     tmp = tempfile.mkdtemp(prefix=f"jaxdc-{commit}-")
     archive = subprocess.run(["git", "-C", str(root), "archive", commit, "runtime"],
@@ -189,13 +190,14 @@ def _reexec_on_head() -> None:
     subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
     env = dict(os.environ, JAXDC_SOURCE_NOTE=f"commit {commit}, working tree ignored")
     env["PYTHONPATH"] = os.pathsep.join([str(Path(tmp) / "runtime"), env.get("PYTHONPATH", "")])
-    argv = [a for a in sys.argv[1:] if a != "--head"]
+    argv = [a for a in sys.argv[1:] if a != "--head" and not a.startswith("--rev")]
     os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *argv], env)
 
 
 def main() -> int:
-    if "--head" in sys.argv[1:]:
-        _reexec_on_head()
+    for a in sys.argv[1:]:
+        if a == "--head" or a.startswith("--rev="):
+            _reexec_on_rev("HEAD" if a == "--head" else a.split("=", 1)[1])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer rounds, ~1 minute")
     ap.add_argument("--only", default="micro,imports,nested", help="comma-separated sections")
@@ -206,6 +208,8 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--head", action="store_true",
                     help="measure the committed jaxdc (git archive HEAD), not the working tree")
+    ap.add_argument("--rev", metavar="REV",
+                    help="like --head, for another commit (--rev=REV), e.g. to run two Pythons on one commit")
     args = ap.parse_args()
     args.rounds = args.rounds or (11 if args.quick else 31)
     args.sample_ms = args.sample_ms or (2.0 if args.quick else 4.0)
