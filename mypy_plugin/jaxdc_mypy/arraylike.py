@@ -8,6 +8,8 @@ add array types and pytree base classes by name. jaxtyping annotations such as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mypy.types import (
     AnyType,
     CallableType,
@@ -63,7 +65,7 @@ class ArrayLikeRules:
             return self._instance(typ)
         return None  # None, NoReturn, ...: nothing to trace
 
-    def _worst(self, items: list[Type]) -> Problem | None:
+    def _worst(self, items: Sequence[Type]) -> Problem | None:
         found = None
         for item in items:
             problem = self.non_array_part(item)

@@ -31,7 +31,7 @@ class ClassChecker:
         reported here only if this class changes its type (a generic base specialised,
         ``class B(A[list[int]])``): otherwise the base already reported it.
         """
-        hashability = HashabilityRules(self._config, api.modules, api.options)
+        hashability = HashabilityRules(self._config, compat.all_modules(api), api.options)
         instance = compat.self_instance(info)
         statements = declaring_statements(info)
         for field in pytree_fields(info):

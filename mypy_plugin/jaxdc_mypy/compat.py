@@ -55,6 +55,11 @@ def current_function(api: CheckerPluginInterface) -> FuncItem | None:
     return scope.top_function()  # type: ignore[no-any-return]
 
 
+def all_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:
+    """Every module of the build, by name (to ask whether a class is from a stub)."""
+    return api.modules  # type: ignore[attr-defined,no-any-return]
+
+
 def checked_module(api: CheckerPluginInterface) -> MypyFile:
     """The module being type-checked."""
     return api.tree  # type: ignore[attr-defined,no-any-return]
@@ -63,7 +68,7 @@ def checked_module(api: CheckerPluginInterface) -> MypyFile:
 def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTableNode | None:
     """Resolve a (possibly dotted) name as written in the module being type-checked."""
     try:
-        return api.lookup_qualified(name)  # type: ignore[attr-defined]
+        return api.lookup_qualified(name)  # type: ignore[attr-defined,no-any-return]
     except KeyError:
         return None
 

@@ -30,7 +30,7 @@ class JitChecker:
         written, analysed = func.unanalyzed_type, func.type
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
-        hashability = HashabilityRules(self._config, ctx.api.modules, ctx.api.options)
+        hashability = HashabilityRules(self._config, compat.all_modules(ctx.api), ctx.api.options)
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
             if not isinstance(annotation, UnboundType):
                 continue
