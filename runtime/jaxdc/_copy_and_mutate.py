@@ -80,19 +80,20 @@ class _Entry:
     """A copy's record: its original, where it was found (for error paths), for views the
     fields read or assigned so far, and at exit its result."""
 
-    __slots__ = ("block", "changes", "dirty", "final", "key", "parent", "src")
+    __slots__ = ("block", "changes", "copy", "dirty", "final", "key", "parent", "src")
 
-    def __init__(self, block: CopyAndMutate, src: Any, parent: Any, key: Any) -> None:
+    def __init__(self, block: CopyAndMutate, src: Any, parent: _Entry | None, key: Any) -> None:
         self.block, self.src, self.parent, self.key = block, src, parent, key
         self.changes: dict[str, Any] = {}  # views: fields assigned, and node fields read
-        self.dirty = False  # views: a field was assigned, or a child's result is new
+        self.dirty = False  # a field was assigned, or a child's result is new
         self.final: Any = _NONE
+        self.copy: Any = None  # containers: the copy (a view refers to its record instead)
 
 
 class CopyAndMutate:
     """One `with copy_and_mutate(...)` block: owns every copy made through it."""
 
-    __slots__ = ("_copies", "_entries", "_finals", "_obj", "_root", "_validate", "open")
+    __slots__ = ("_containers", "_obj", "_order", "_problems", "_root", "_validate", "open")
 
     def __init__(self, obj: Any, validate: bool) -> None:
         kind = _kind_of(type(obj))
@@ -105,10 +106,10 @@ class CopyAndMutate:
             )
         self._obj = obj
         self._validate = validate
-        self._copies: list[Any] = []  # views and containers, parents before their children
-        self._entries: dict[int, _Entry] = {}  # id(copy) -> its record (copies stay alive)
-        self._finals: dict[int, Any] = {}  # id(result) -> the original it stands for
+        self._order: list[Any] = []  # records of all copies, parents before their children
+        self._containers: dict[int, _Entry] = {}  # id(container copy) -> its record
         self._root: Any = _NONE
+        self._problems: list[tuple[_Entry | None, str, str]] = []  # validate: (where, key, what)
         self.open = False
 
     def __enter__(self) -> Any:
@@ -120,204 +121,205 @@ class CopyAndMutate:
             root = self._root = kind.copy(self._obj)
             for name in kind.data_index:  # the root is a plain instance: its node children are views
                 value = _object_getattribute(root, name)
-                claimed = self.claim(value, root, name)
-                if claimed is not value:
-                    _object_setattr(root, name, claimed)
+                if _KINDS.get(type(value)) is not _SHARED:
+                    claimed = self.claim(value, None, name)
+                    if claimed is not value:
+                        _object_setattr(root, name, claimed)
             EDITING.add(id(root))
         else:
             self._root = self.claim(self._obj, None, None)
         return self._root
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
-        root = self._root
         self.open = False
+        root = self._root
         EDITING.discard(id(root))
-        entries = self._entries
-        for c in reversed(self._copies):  # children before parents
-            entry = entries[id(c)]
-            if type(c) is not list and type(c) is not dict and not entry.dirty:
-                entry.final = entry.src  # an untouched view (or tuple): share the original
-            else:
-                self._finish(c, entry)
-        kind = _KINDS[type(self._obj)]
-        if kind.__class__ is _EditKind:
-            for name in kind.data_index:
-                value = _object_getattribute(root, name)
-                final = self._final(value)
-                if final is not value:
-                    _object_setattr(root, name, final)
-            kind.reseal(root)  # flatten cache; static values hash-checked
+        validate = self._validate and exc_type is None
         try:
-            if exc_type is None and self._validate:
-                self._check()
-        finally:  # drop the block -> copies -> records -> block cycles: no work for the GC
-            self._copies.clear()
-            self._entries.clear()
-            self._finals.clear()
+            for entry in reversed(self._order):  # children before parents
+                if entry.dirty or entry.copy is not None:
+                    self._finish(entry, validate)
+                else:
+                    entry.final = entry.src  # an untouched view: the original itself
+            kind = _KINDS[type(self._obj)]
+            if kind.__class__ is _EditKind:
+                obj = self._obj
+                for name in kind.data_index:
+                    value = _object_getattribute(root, name)
+                    leaf = _KINDS.get(type(value)) in (None, _SHARED)
+                    final = value if leaf else self._final(value)
+                    if final is not value:
+                        _object_setattr(root, name, final)
+                    if validate:
+                        self._compare(None, f".{name}", value, final, getattr(obj, name))
+                if validate:
+                    for name in kind.static_index:
+                        self._compare_static(None, kind, name, getattr(root, name), getattr(obj, name))
+                kind.reseal(root)  # flatten cache; static values hash-checked
+            for where, key, what in self._problems:
+                path = self._path(where)
+                if path is not None:  # else detached from the result by a later assignment
+                    raise ValueError(
+                        f"copy_and_mutate(validate=True): {path}{key}: {what}. Fix: assign a "
+                        f"value of the same structure, shape and dtype, or pass validate=False "
+                        f"if the change is intended."
+                    )
+        finally:  # drop the block <-> record cycles: no work left for the GC
+            self._order.clear()
+            self._containers.clear()
 
-    def claim(self, value: Any, parent: Any, key: Any) -> Any:
+    def claim(self, value: Any, parent: _Entry | None, key: Any) -> Any:
         """`value` itself if it is a leaf or already this block's copy, else a copy of it
         (a view for a jaxdc instance), recorded as found at `parent.key` / `parent[key]`."""
         tp = type(value)
         kind = _KINDS.get(tp) or _kind_of(tp)
         if kind is _SHARED:
             return value
-        if (kind.__class__ is not _EditKind or tp is kind.edit) and id(value) in self._entries:
-            return value  # (only views and containers can be this block's copies)
-        entry = _Entry(self, value, parent, key)
-        slot = len(self._copies)
-        self._copies.append(None)  # reserve: a parent is listed before its children
         if kind.__class__ is _EditKind:
+            if tp is kind.edit and _object_getattribute(value, _ENTRY_SLOT).block is self:
+                return value
+            entry = _Entry(self, value, parent, key)
             copy = _new(kind.edit)
             _object_setattr(copy, _ENTRY_SLOT, entry)
-        elif kind is list or kind is dict:
-            copy = kind(value)
-            self._entries[id(copy)] = entry  # before its items name it as their parent
+            self._order.append(entry)
+            return copy
+        if id(value) in self._containers:
+            return value
+        entry = _Entry(self, value, parent, key)
+        slot = len(self._order)
+        self._order.append(entry)  # a parent is listed before its children
+        if kind is list or kind is dict:
+            copy = entry.copy = kind(value)
+            self._containers[id(copy)] = entry
             for k, v in (enumerate(value) if kind is list else value.items()):
-                copy[k] = self.claim(v, copy, k)
-        else:
-            items = [self.claim(v, None, i) for i, v in enumerate(value)]
-            if _same(items, value):
-                del self._copies[slot:]
-                return value  # nothing inside can be edited: share it
-            copy = tuple(items) if tp is tuple else tp(*items)
-            for item, old in zip(items, value):
-                if item is not old:
-                    self._entries[id(item)].parent = copy
-        self._copies[slot] = copy
-        self._entries[id(copy)] = entry
+                copy[k] = self.claim(v, entry, k)
+            return copy
+        items = [self.claim(v, entry, i) for i, v in enumerate(value)]
+        if _same(items, value):
+            del self._order[slot:]
+            return value  # nothing inside can be edited: share it
+        copy = entry.copy = tuple(items) if tp is tuple else tp(*items)
+        self._containers[id(copy)] = entry
         return copy
 
     def _final(self, value: Any) -> Any:
         """The result standing for a value read from a copy at exit."""
-        entry = self._entries.get(id(value))
+        tp = type(value)
+        kind = _KINDS.get(tp)
+        if kind is None or kind is _SHARED:
+            return value
+        if kind.__class__ is _EditKind:
+            if tp is kind.edit:
+                entry = _object_getattribute(value, _ENTRY_SLOT)
+                if entry.block is self:
+                    return entry.final
+            return value
+        entry = self._containers.get(id(value))
         if entry is not None:
             return entry.final
-        tp = type(value)
-        if tp is list or tp is tuple:  # built by the user, maybe from views
-            items = [self._final(v) for v in value]
-            return value if _same(items, value) else tp(items)
-        if tp is dict:
+        if tp is dict:  # built by the user, maybe from views
             mapped = {k: self._final(v) for k, v in value.items()}
             return value if _same(mapped.values(), value.values()) else mapped
-        return value
+        items = [self._final(v) for v in value]
+        if _same(items, value):
+            return value
+        return tp(items) if tp is list or tp is tuple else tp(*items)
 
-    def _finish(self, copy: Any, entry: _Entry) -> None:
-        """Work out a copy's result (its original if nothing in it changed); a new result
-        makes its parent dirty. Children are finished before their parents."""
+    def _finish(self, entry: _Entry, validate: bool) -> None:
+        """Work out a copy's result (its original if nothing in it changed), comparing what
+        changed with `obj` if `validate`; a new result makes its parent dirty. Children are
+        finished before their parents."""
         src = final = entry.src
-        kind = _KINDS[type(copy)]
-        if kind.__class__ is _EditKind:
-            if entry.dirty:
-                data, statics = list(kind.read_data(src)), list(kind.read_static(src))
-                for name, value in entry.changes.items():
-                    i = kind.data_index.get(name)
-                    if i is None:
-                        statics[kind.static_index[name]] = value
-                    else:
-                        data[i] = self._final(value)
-                aux = tuple(statics)
+        copy = entry.copy
+        if copy is None:  # a view with changes
+            kind = _KINDS[type(src)]
+            data, statics = list(kind.read_data(src)), list(kind.read_static(src))
+            static_changed = False
+            for name, value in entry.changes.items():
+                i = kind.data_index.get(name)
+                if i is None:
+                    i = kind.static_index[name]
+                    if validate:
+                        self._compare_static(entry, kind, name, value, statics[i])
+                    statics[i] = value
+                    static_changed = True
+                else:
+                    new = self._final(value)
+                    if validate:
+                        self._compare(entry, f".{name}", value, new, data[i])
+                    data[i] = new
+            aux = tuple(statics)
+            if static_changed:
                 try:
                     hash(aux)
                 except TypeError:
                     static_value_error(src, aux)
-                final = kind.unflatten(aux, tuple(data))
-        elif kind is tuple:
+            final = kind.unflatten(aux, tuple(data))
+        elif type(copy) is list or type(copy) is dict:
+            is_dict = type(copy) is dict
+            if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
+                what = (f"dict keys changed from {list(src)} to {list(copy)}" if is_dict else
+                        f"list length changed from {len(src)} to {len(copy)}")
+                self._problems.append((entry, "", what))
+                validate = False
+            for k, value in list(copy.items() if is_dict else enumerate(copy)):
+                new = copy[k] = self._final(value)
+                if validate:
+                    self._compare(entry, f"[{k!r}]", value, new, src[k])
+            if is_dict:
+                same = list(copy) == list(src) and _same(copy.values(), src.values())
+            else:
+                same = len(copy) == len(src) and _same(copy, src)
+            if not same:
+                final = copy
+        else:  # a tuple holding copies (immutable: nothing to compare)
             items = [self._final(v) for v in copy]
             if not _same(items, src):
                 final = tuple(items) if type(src) is tuple else type(src)(*items)
-        else:
-            if kind is list:
-                for i, v in enumerate(copy):
-                    copy[i] = self._final(v)
-                same = len(copy) == len(src) and _same(copy, src)
-            else:
-                for k, v in copy.items():
-                    copy[k] = self._final(v)
-                same = list(copy) == list(src) and _same(copy.values(), src.values())
-            if not same:
-                final = copy
         entry.final = final
-        if final is not src:
-            parent = self._entries.get(id(entry.parent))
-            if parent is not None:
-                parent.dirty = True
-            if self._validate:
-                self._finals[id(final)] = src
+        if final is not src and entry.parent is not None:
+            entry.parent.dirty = True
 
-    def _check(self) -> None:
-        """validate=True: compare each changed field of a view, each root field and each
-        copied list/dict with the same place in `obj`. Paths are worked out only for a
-        mismatch."""
-        checks = [(c, e.final, e.src, e.changes) for c in self._copies
-                  if (e := self._entries[id(c)]).dirty]
-        kind = _KINDS[type(self._obj)]
-        if kind.__class__ is _EditKind:
-            checks.append((self._root, self._root, self._obj, kind.data_index.keys() | kind.static_index.keys()))
-        for where, new_obj, old_obj, names in checks:
-            kind = _KINDS[type(old_obj)]
-            for name in names:
-                new, old = getattr(new_obj, name), getattr(old_obj, name)
-                if new is old:
-                    continue
-                if name in kind.static_index:
-                    if new != old:
-                        self._fail(where, f".{name}", f"static field '{name}' of class "
-                                   f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
-                                   f"which changes the tree structure")
-                else:
-                    self._check_value(where, f".{name}", new, old)
-        for copy in self._copies:
-            if type(copy) is dict:
-                old = self._entries[id(copy)].src
-                if list(copy) != list(old):
-                    self._fail(copy, "", f"dict keys changed from {list(old)} to {list(copy)}")
-                for k in copy:
-                    self._check_value(copy, f"[{k!r}]", copy[k], old[k])
-            elif type(copy) is list:
-                old = self._entries[id(copy)].src
-                if len(copy) != len(old):
-                    self._fail(copy, "", f"list length changed from {len(old)} to {len(copy)}")
-                for i, (a, b) in enumerate(zip(copy, old)):
-                    self._check_value(copy, f"[{i}]", a, b)
-
-    def _check_value(self, where: Any, key: str, new: Any, old: Any) -> None:
-        if new is old or self._finals.get(id(new), _NONE) is old:
-            return  # unchanged, or the result of this block's copy of it (checked apart)
+    def _compare(self, where: _Entry | None, key: str, value: Any, new: Any, old: Any) -> None:
+        """Record a problem if `new` (the result of `value`, found at `key` in `where`) cannot
+        stand in for `old`. A copy of `old` made by this block compares itself."""
+        if new is old:
+            return
+        kind = _KINDS.get(type(value))
+        if kind.__class__ is _EditKind and type(value) is kind.edit:
+            view = _object_getattribute(value, _ENTRY_SLOT)
+            if view.block is self and view.src is old:
+                return
+        elif (entry := self._containers.get(id(value))) is not None and entry.src is old:
+            return
         problem = _mismatch(new, old)
         if problem is not None:
-            self._fail(where, key + problem[0], problem[1])
+            self._problems.append((where, key + problem[0], problem[1]))
 
-    def _fail(self, where: Any, key: str, what: str) -> None:
-        path = self._path(where)
-        if path is not None:  # else detached from the result by a later assignment
-            raise ValueError(
-                f"copy_and_mutate(validate=True): {path}{key}: {what}. Fix: assign a value of "
-                f"the same structure, shape and dtype, or pass validate=False if the change "
-                f"is intended."
-            )
+    def _compare_static(self, where: _Entry | None, kind: _EditKind, name: str, new: Any,
+                        old: Any) -> None:
+        if new is not old and new != old:
+            self._problems.append((where, f".{name}", f"static field '{name}' of class "
+                                   f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
+                                   f"which changes the tree structure"))
 
-    def _path(self, obj: Any) -> str | None:
+    def _path(self, entry: _Entry | None) -> str | None:
         """`new.a[0].b` for a copy that is part of the result, else None."""
         parts = []
-        while obj is not self._root:
-            entry = self._entries[id(obj)]
-            parent, key = entry.parent, entry.key
-            if parent is None:
-                return None
-            holder = self._entries[id(parent)].final if id(parent) in self._entries else parent
+        while entry is not None and entry.key is not None:
+            holder = entry.parent.final if entry.parent is not None else self._root
             if isinstance(holder, (list, tuple, dict)):
                 try:
-                    found = holder[key]
+                    found = holder[entry.key]
                 except LookupError:
                     return None
-                parts.append(f"[{key!r}]")
+                parts.append(f"[{entry.key!r}]")
             else:
-                found = getattr(holder, key)
-                parts.append(f".{key}")
+                found = getattr(holder, entry.key)
+                parts.append(f".{entry.key}")
             if found is not entry.final:
                 return None
-            obj = parent
+            entry = entry.parent
         return "new" + "".join(reversed(parts))
 
 
@@ -382,13 +384,14 @@ def _make_edit_class(spec: ClassSpec) -> type:
         if name not in fields:
             return _object_getattribute(self, name)
         entry = _object_getattribute(self, _ENTRY_SLOT)
-        if not entry.block.open:
+        block = entry.block
+        if not block.open:
             return getattr(entry.final, name)
         value = entry.changes.get(name, _NONE)
         if value is _NONE:
             value = getattr(entry.src, name)
             if name in lazy:
-                claimed = entry.block.claim(value, self, name)
+                claimed = block.claim(value, entry, name)
                 if claimed is not value:
                     entry.changes[name] = value = claimed
         return value
