@@ -10,7 +10,6 @@ import jax.numpy as jnp
 import pytest
 
 import jaxdc as jdc
-from jaxdc._mutation import attr
 
 
 @jdc.pytree_dataclass(slots=True)
@@ -242,5 +241,5 @@ def test_custom_init_class_is_copied_without_calling_init() -> None:
 def test_attr_setter_works_inside_the_block() -> None:
     o = _tree()
     with jdc.copy_and_mutate(o) as new:
-        attr(new, lambda t: t.a.a.w).set(jnp.ones(3))
+        jdc.attr(new, lambda t: t.a.a.w).set(jnp.ones(3))
     assert new.a.a.w.tolist() == [1.0] * 3 and o.a.a.w.tolist() == [0.0] * 3

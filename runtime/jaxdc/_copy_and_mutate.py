@@ -53,7 +53,7 @@ from jaxdc._hashability import class_name
 from jaxdc._printing import array_summary
 from jaxdc._spec import SPEC_ATTR, ClassSpec
 
-__all__ = ["CopyAndMutate", "copy_and_mutate"]
+__all__ = ["copy_and_mutate"]
 
 _T = TypeVar("_T")
 

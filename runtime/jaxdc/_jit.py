@@ -29,7 +29,7 @@ import numpy as np
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
 
-__all__ = ["Jitted", "jit"]
+__all__ = ["jit"]
 
 _JAX_UNHASHABLE = "Non-hashable static arguments"
 

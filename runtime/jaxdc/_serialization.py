@@ -42,7 +42,7 @@ import numpy as np
 from jaxdc._hashability import class_name
 from jaxdc._spec import ClassSpec, spec_of
 
-__all__ = ["from_state_dict", "on_new_class", "to_state_dict"]
+__all__ = ["from_state_dict", "to_state_dict"]
 
 _T = TypeVar("_T")
 _FLAX = "flax.serialization"
