@@ -115,6 +115,7 @@ class Sub(PyTreeNode):
 CORRECT = '''
 import dataclasses
 import enum
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable, ClassVar, Generic, Literal, NamedTuple, Optional, TypeVar
 
 import jax
@@ -166,6 +167,8 @@ class Leafy:
     many: list[jax.Array]
     tup: tuple[jax.Array, ...]
     named: dict[str, jax.Array]
+    seq: Sequence[jax.Array]
+    mapping: Mapping[str, np.ndarray]
     like: ArrayLike
     anything: Any
 

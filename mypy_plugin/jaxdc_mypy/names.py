@@ -36,8 +36,19 @@ SCALAR_TYPES = frozenset(
         "builtins.complex",
     }
 )
-# Containers that JAX flattens into their elements (dict: its values).
-PYTREE_CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict"})
+# Containers that JAX flattens into their elements (dict: its values), and the abstract
+# types such fields are often annotated with (they hold a list/tuple/dict at runtime).
+PYTREE_CONTAINERS = frozenset(
+    {
+        "builtins.list",
+        "builtins.tuple",
+        "builtins.dict",
+        "typing.Sequence",
+        "typing.MutableSequence",
+        "typing.Mapping",
+        "typing.MutableMapping",
+    }
+)
 # Mutable builtins whose instances are unhashable (the runtime table's first row).
 MUTABLE_BUILTINS = frozenset(
     {
