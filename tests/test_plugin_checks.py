@@ -291,6 +291,51 @@ class Plain:
 jaxdc.attr(Plain(), lambda p: p.x).set(1)
 '''
 
+# Unusual input: unresolved names, non-literal field() flags, self references, stacked
+# decorators, wrong calls. Only the listed diagnostics, and never an internal error.
+UNUSUAL = '''
+import jax
+import jaxdc
+from jaxdc import PyTreeNode, Static, field, pytree_dataclass, static_field
+from nowhere import Missing  # type: ignore[import-not-found]
+
+flag = True
+
+
+@pytree_dataclass
+class Odd:
+    a: Static
+    b: Static["Undefined"]  # E: name-defined
+    c: Static[Missing]
+    d: Missing
+    e: list[int] = field(static=flag, default_factory=list)
+    f: int = field(pytree=flag, default=0)
+    g: Static[int] = static_field(default=1)
+    h: "jaxdc.Static[dict[str, int]]" = field(default_factory=dict)  # type: ignore[type-var]  # E: jaxdc-static
+
+
+class Self(PyTreeNode):
+    child: "Self | None"
+    parent: Static["Self"]
+
+
+@pytree_dataclass
+@pytree_dataclass
+class Double:
+    y: jax.Array
+
+
+@pytree_dataclass
+class Empty:
+    pass
+
+
+jaxdc.replace()  # E: call-arg
+jaxdc.replace(1, x=2)
+jaxdc.attr()  # E: call-arg
+jaxdc.attr(Empty(), 3).set(1)  # E: jaxdc-mutation  # E: arg-type
+'''
+
 JIT_MISUSE = '''
 import jax
 import jaxdc
@@ -344,6 +389,13 @@ def test_attr_set_only_where_the_runtime_allows_assignment(project: Project) -> 
         "jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with "
         "jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`."
     )
+
+
+def test_unusual_input_gives_plain_diagnostics_not_crashes(project: Project) -> None:
+    project.write({"unusual.py": UNUSUAL})
+    run = project.mypy("--show-traceback", ".")
+    assert "INTERNAL ERROR" not in run.stdout + run.stderr
+    assert run.diagnostics == project.expected(), run.stdout
 
 
 def test_jit_static_parameters_must_be_hashable(project: Project) -> None:

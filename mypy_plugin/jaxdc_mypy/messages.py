@@ -154,11 +154,13 @@ def excluded_in_construction(field: str, cls: str) -> str:
     )
 
 
-def frozen_assignment(path: str, cls: str) -> str:
-    first = path.split(".")[0]
+def frozen_assignment(path: str | None, cls: str) -> str:
+    target = f"field '{path}'" if path else "a field"
+    first = path.split(".")[0] if path else "field"
+    example = path or "field"
     return (
-        f"cannot assign to field '{path}' of '{cls}' here: jaxdc instances are frozen, like "
+        f"cannot assign to {target} of '{cls}' here: jaxdc instances are frozen, like "
         "JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside "
         f"`with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, {first}=...), or "
-        f"`with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.{path}).set(...)`."
+        f"`with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.{example}).set(...)`."
     )

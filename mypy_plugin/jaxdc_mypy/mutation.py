@@ -64,7 +64,7 @@ def _check(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
     scope = function if function is not None else compat.checked_module(ctx.api)
     if root is not None and _inside_copy_and_mutate(root, ctx.context.line, scope):
         return
-    shown = ".".join(path) if path else "..."
+    shown = ".".join(path) if path else None
     ctx.api.fail(
         messages.frozen_assignment(shown, obj_type.type.name), ctx.context, code=codes.MUTATION
     )
