@@ -151,7 +151,7 @@ class CopyAndMutate:
                     if final is not value:
                         _object_setattr(root, name, final)
                     if validate:
-                        self._compare(None, f".{name}", value, final, getattr(obj, name))
+                        self._compare(None, name, value, final, getattr(obj, name))
                 if validate:
                     for name in kind.static_index:
                         self._compare_static(None, kind, name, getattr(root, name), getattr(obj, name))
@@ -246,7 +246,7 @@ class CopyAndMutate:
                 else:
                     new = self._final(value)
                     if validate:
-                        self._compare(entry, f".{name}", value, new, data[i])
+                        self._compare(entry, name, value, new, data[i])
                     data[i] = new
             aux = tuple(statics)
             if static_changed:
@@ -265,7 +265,7 @@ class CopyAndMutate:
             for k, value in list(copy.items() if is_dict else enumerate(copy)):
                 new = copy[k] = self._final(value)
                 if validate:
-                    self._compare(entry, f"[{k!r}]", value, new, src[k])
+                    self._compare(entry, (k,), value, new, src[k])
             if is_dict:
                 same = list(copy) == list(src) and _same(copy.values(), src.values())
             else:
@@ -280,21 +280,27 @@ class CopyAndMutate:
         if final is not src and entry.parent is not None:
             entry.parent.dirty = True
 
-    def _compare(self, where: _Entry | None, key: str, value: Any, new: Any, old: Any) -> None:
-        """Record a problem if `new` (the result of `value`, found at `key` in `where`) cannot
-        stand in for `old`. A copy of `old` made by this block compares itself."""
+    def _compare(self, where: _Entry | None, key: Any, value: Any, new: Any, old: Any) -> None:
+        """Record a problem if `new` (the result of `value`, found at `where.key`, or at
+        `where[key]` for a 1-tuple key) cannot stand in for `old`. A copy of `old` made by
+        this block compares itself."""
         if new is old:
             return
-        kind = _KINDS.get(type(value))
-        if kind.__class__ is _EditKind and type(value) is kind.edit:
-            view = _object_getattribute(value, _ENTRY_SLOT)
-            if view.block is self and view.src is old:
+        if type(new) is type(old) and type(new) in _ARRAY_TYPES:
+            if new.shape == old.shape and new.dtype == old.dtype:
                 return
-        elif (entry := self._containers.get(id(value))) is not None and entry.src is old:
-            return
+        else:
+            kind = _KINDS.get(type(value))
+            if kind.__class__ is _EditKind and type(value) is kind.edit:
+                view = _object_getattribute(value, _ENTRY_SLOT)
+                if view.block is self and view.src is old:
+                    return
+            elif (entry := self._containers.get(id(value))) is not None and entry.src is old:
+                return
         problem = _mismatch(new, old)
         if problem is not None:
-            self._problems.append((where, key + problem[0], problem[1]))
+            text = f"[{key[0]!r}]" if type(key) is tuple else f".{key}"
+            self._problems.append((where, text + problem[0], problem[1]))
 
     def _compare_static(self, where: _Entry | None, kind: _EditKind, name: str, new: Any,
                         old: Any) -> None:
@@ -442,11 +448,13 @@ def _make_edit_class(spec: ClassSpec) -> type:
 
 
 _ARRAYS = (jax.Array, np.ndarray, np.generic)
+_ARRAY_TYPES: set[type] = set()  # concrete array types met so far: a fast `isinstance`
 
 
 def _mismatch(new: Any, old: Any) -> tuple[str, str] | None:
     """(key path inside the value, what changed) if `new` cannot stand in for `old`."""
     if isinstance(new, _ARRAYS) and isinstance(old, _ARRAYS):
+        _ARRAY_TYPES.update((type(new), type(old)))
         if new.shape == old.shape and new.dtype == old.dtype:
             return None
         return "", _leaf_change(new, old)
