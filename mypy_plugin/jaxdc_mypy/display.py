@@ -15,23 +15,29 @@ _ARRAY = "jax._src.basearray.Array"
 
 
 def show(typ: Type, options: Options) -> str:
+    """A class by its name (``Cfg``, ``jax.Array``); a generic as Python's repr would show
+    it (``list[int]``, ``collections.deque[int]``), which is what the runtime prints."""
+    typ = get_proper_type(typ)
+    if isinstance(typ, Instance) and (not typ.args or _is_special(typ)):
+        return _qualified(typ) if _is_special(typ) else typ.type.name
+    return _repr(typ, options)
+
+
+def _repr(typ: Type, options: Options) -> str:
     typ = get_proper_type(typ)
     if isinstance(typ, Instance):
-        if typ.type.fullname == _ARRAY:
-            return "jax.Array"
-        if typ.type.module_name.split(".")[0] == "numpy":
-            return f"numpy.{typ.type.name}"
         if typ.type.fullname == "builtins.tuple" and typ.args:
-            return f"tuple[{show(typ.args[0], options)}, ...]"
-        if typ.args:
-            return f"{typ.type.name}[{', '.join(show(arg, options) for arg in typ.args)}]"
-        return typ.type.name
+            return f"tuple[{_repr(typ.args[0], options)}, ...]"
+        if typ.args and not _is_special(typ):
+            args = ", ".join(_repr(arg, options) for arg in typ.args)
+            return f"{_qualified(typ)}[{args}]"
+        return _qualified(typ)
     if isinstance(typ, TupleType):
         if typ.partial_fallback.type.fullname != "builtins.tuple":
             return typ.partial_fallback.type.name  # a NamedTuple
-        return f"tuple[{', '.join(show(item, options) for item in typ.items)}]"
+        return f"tuple[{', '.join(_repr(item, options) for item in typ.items)}]"
     if isinstance(typ, UnionType):
-        return " | ".join(show(item, options) for item in typ.items)
+        return " | ".join(_repr(item, options) for item in typ.items)
     if isinstance(typ, NoneType):
         return "None"
     if isinstance(typ, AnyType):
@@ -39,3 +45,20 @@ def show(typ: Type, options: Options) -> str:
     if isinstance(typ, TypeVarType):
         return typ.name
     return compat.format_type(typ, options)
+
+
+def _is_special(typ: Instance) -> bool:
+    """Arrays print without type arguments (mypy fills in ``ndarray``'s implicit ones)."""
+    return typ.type.fullname == _ARRAY or typ.type.module_name.split(".")[0] == "numpy"
+
+
+def _qualified(typ: Instance) -> str:
+    """``int``, ``jax.Array``, ``numpy.ndarray``, ``collections.deque``, ``pkg.mod.Cfg``."""
+    info = typ.type
+    if info.fullname == _ARRAY:
+        return "jax.Array"
+    if info.module_name.split(".")[0] == "numpy":
+        return f"numpy.{info.name}"
+    if info.module_name == "builtins":
+        return info.name
+    return info.fullname
