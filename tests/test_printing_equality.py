@@ -209,3 +209,14 @@ def test_user_eq_and_eq_false_are_respected() -> None:
 
     assert hash(OwnHash(jnp.zeros(1))) == 7
     assert dataclasses.fields(Own)[0].name == "x"
+
+
+def test_prng_keys_print_and_compare_by_key_data() -> None:
+    @jdc.pytree_dataclass
+    class Rng:
+        key: jax.Array
+
+    a = Rng(jax.random.split(jax.random.key(0), 2))
+    assert repr(a) == "Rng(key=key<fry>[2])"
+    assert a == Rng(jax.random.split(jax.random.key(0), 2))
+    assert a != Rng(jax.random.split(jax.random.key(1), 2))  # numpy's array_equal says False for both

@@ -89,7 +89,11 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
                 f"yet. Fix: compare outside the transformation, or explicitly, e.g. "
                 f"jax.tree.map(jnp.array_equal, a, b)."
             )
-        return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if jax.dtypes.issubdtype(a.dtype, jax.dtypes.extended):  # PRNG keys: numpy can't
+            a, b = jax.random.key_data(a), jax.random.key_data(b)
+        return bool(np.array_equal(a, b))
     kind = type(a)
     if kind is not type(b):
         return bool(a == b)  # e.g. 1 == 1.0, as in dataclasses' tuple comparison

@@ -135,7 +135,10 @@ class Jitted:
         return _Bound(self, instance)
 
     def __getattr__(self, name: str) -> Any:  # trace, eval_shape, clear_cache, ...
-        return getattr(self.__dict__["_jitted"], name)
+        jitted = self.__dict__.get("_jitted")
+        if jitted is None:  # not initialised (e.g. while copying): no delegation loop
+            raise AttributeError(name)
+        return getattr(jitted, name)
 
     def __repr__(self) -> str:
         return f"<jaxdc.jit of {self._fun.__qualname__}, static: {list(self._static) or 'none'}>"

@@ -29,8 +29,9 @@ _DTYPE_PREFIXES = (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", 
 
 
 def array_summary(x: Any) -> str:
-    """`f32[3,4]` for a jax array (also a traced one), `f32[3,4](numpy)` for a numpy one."""
-    name = np.dtype(x.dtype).name
+    """`f32[3,4]` for a jax array (also a traced one), `f32[3,4](numpy)` for a numpy one,
+    `key<fry>[2]` for PRNG keys."""
+    name = str(x.dtype) if jax.dtypes.issubdtype(x.dtype, jax.dtypes.extended) else np.dtype(x.dtype).name
     short = next((s + name[len(p):] for p, s in _DTYPE_PREFIXES if name.startswith(p)), name)
     text = f"{short}[{','.join(map(str, np.shape(x)))}]"
     return text + "(numpy)" if isinstance(x, (np.ndarray, np.generic)) else text

@@ -29,7 +29,6 @@ for flax.serialization to be imported by someone else, then registers the classe
 from __future__ import annotations
 
 import importlib.abc
-import importlib.machinery
 import sys
 import weakref
 from collections.abc import Mapping
@@ -203,11 +202,15 @@ class _FlaxWatcher(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         if fullname != _FLAX:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _RegisteringLoader(spec.loader)
-        return spec
+        sys.meta_path.remove(self)  # once: let the other finders locate the module
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(fullname, path, target) if find is not None else None
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _RegisteringLoader(spec.loader)
+                return spec
+        return None
 
 
 class _RegisteringLoader(importlib.abc.Loader):
