@@ -19,7 +19,7 @@ class Linear:
         jaxdc.attr(self, lambda s: s.nmae).set("x")  # E: pyright reportAttributeAccessIssue  # E: mypy attr-defined
         jaxdc.attr(self, lambda s: s.name).set("linear")
         out = jaxdc.attr(self, lambda s: s.w).set(jnp.ones(n))  # E: mypy func-returns-value
-        jaxdc.attr(self, lambda s: len(s.name))
+        jaxdc.attr(self, lambda s: len(s.name))  # E: mypy jaxdc-mutation
 
 
 Linear(2)

@@ -16,7 +16,7 @@ class Model:
     cache: dict[str, int] = field(pytree=False, default_factory=dict)
     step: int = field(init=False, default=0)
     bad: int = field(default="zero")  # E: pyright reportAssignmentType  # E: mypy assignment
-    bad_factory: str = field(default_factory=list)  # E: pyright reportAssignmentType  # E: mypy assignment
+    bad_factory: str = field(default_factory=list)  # E: pyright reportAssignmentType  # E: mypy assignment  # E: mypy jaxdc-data
 
 
 model = Model(jnp.zeros(2))

@@ -11,4 +11,4 @@ import jaxdc as jdc
 @jdc.pytree_dataclass
 class Model:
     w: jax.Array
-    sizes: jdc.Static[list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+    sizes: jdc.Static[list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static

@@ -9,7 +9,7 @@ from jaxdc import Static
 
 
 @jaxdc.jit
-def pad(x: jax.Array, widths: Static[list[int]]) -> jax.Array:  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+def pad(x: jax.Array, widths: Static[list[int]]) -> jax.Array:  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static
     return jnp.pad(x, widths)
 
 

@@ -1,5 +1,5 @@
 # runtime: raises TypeError
-"""replace: an unknown field name is rejected (at runtime; checkers need the plugin)."""
+"""replace: an unknown field name is rejected (at runtime, and by the mypy plugin)."""
 
 import jax
 import jax.numpy as jnp
@@ -13,4 +13,4 @@ class State:
     params: jax.Array
 
 
-jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))
+jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))  # E: mypy-plugin call-arg

@@ -1,4 +1,4 @@
-"""replace: a value of the wrong type (only the plugin checks replace's keywords)."""
+"""replace: a value of the wrong type (only the mypy plugin checks replace's keywords)."""
 
 import jax
 import jax.numpy as jnp
@@ -13,4 +13,4 @@ class State:
     step: Static[int] = 0
 
 
-jaxdc.replace(State(jnp.zeros(3)), step="one")
+jaxdc.replace(State(jnp.zeros(3)), step="one")  # E: mypy-plugin arg-type

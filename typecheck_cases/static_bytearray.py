@@ -6,4 +6,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass
 class Model:
-    config: Static[bytearray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+    config: Static[bytearray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static

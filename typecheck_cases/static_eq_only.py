@@ -11,4 +11,4 @@ class Tag:
 
 @pytree_dataclass
 class Model:
-    config: Static[Tag]  # E: pyright reportInvalidTypeForm
+    config: Static[Tag]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static

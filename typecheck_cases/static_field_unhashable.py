@@ -9,5 +9,5 @@ from jaxdc import field, pytree_dataclass, static_field
 @pytree_dataclass
 class Model:
     w: jax.Array
-    sizes: list[int] = field(static=True, default_factory=list)
-    names: list[str] = static_field(default_factory=list)
+    sizes: list[int] = field(static=True, default_factory=list)  # E: mypy jaxdc-static
+    names: list[str] = static_field(default_factory=list)  # E: mypy jaxdc-static

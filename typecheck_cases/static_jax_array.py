@@ -8,4 +8,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass
 class Model:
-    config: Static[jax.Array]  # E: pyright reportInvalidTypeForm
+    config: Static[jax.Array]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static

@@ -8,4 +8,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass
 class Model:
-    config: Static[np.ndarray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+    config: Static[np.ndarray]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static

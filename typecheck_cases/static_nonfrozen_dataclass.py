@@ -13,4 +13,4 @@ class Settings:
 
 @pytree_dataclass
 class Model:
-    config: Static[Settings]  # E: pyright reportInvalidTypeForm
+    config: Static[Settings]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static

@@ -6,4 +6,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass
 class Model:
-    config: Static[set[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+    config: Static[set[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static

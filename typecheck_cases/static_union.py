@@ -6,4 +6,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass
 class Model:
-    config: Static[int | list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var
+    config: Static[int | list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static
