@@ -351,6 +351,20 @@ def f(x: jax.Array, sizes: Static[list[int]], n: Static[int], arr: S[jax.Array])
 @jaxdc.jit
 def g(x: jax.Array, n: Static[int], names: Static[tuple[str, ...]]) -> jax.Array:
     return x
+
+
+@jaxdc.jit(donate_argnums=0)
+def h(x: jax.Array, table: Static[dict[str, int]]) -> jax.Array:  # type: ignore[type-var]  # E: jaxdc-static
+    return x
+
+
+class Model:
+    @jaxdc.jit(static_argnames="n")
+    def apply(self, x: jax.Array, n: int, seen: Static[set[int]]) -> jax.Array:  # type: ignore[type-var]  # E: jaxdc-static
+        return x
+
+
+jaxdc.jit(g)
 '''
 
 
@@ -405,6 +419,8 @@ def test_jit_static_parameters_must_be_hashable(project: Project) -> None:
     assert [m.split(":")[0] for m in run.messages("jaxdc-static")] == [
         "static parameter 'sizes' of jitted function 'f' has unhashable type 'list[int]'",
         "static parameter 'arr' of jitted function 'f' has unhashable type 'jax.Array'",
+        "static parameter 'table' of jitted function 'h' has unhashable type 'dict[str, int]'",
+        "static parameter 'seen' of jitted function 'apply' has unhashable type 'set[int]'",
     ]
 
 

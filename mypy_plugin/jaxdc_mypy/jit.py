@@ -1,4 +1,4 @@
-"""``@jaxdc.jit``: parameters annotated ``Static[...]`` must be hashable.
+"""``@jaxdc.jit`` / ``@jaxdc.jit(...)``: parameters annotated ``Static[...]`` must be hashable.
 
 JAX uses static arguments as jit cache keys, so the rule is the one for static fields.
 The marker is only visible in the function's unanalysed signature, resolved in the
@@ -7,11 +7,11 @@ module being checked (any import alias of ``Static`` works).
 
 from __future__ import annotations
 
-from mypy.nodes import Decorator, FuncDef
+from mypy.nodes import CallExpr, Decorator, FuncDef
 from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type, UnboundType
 
-from . import codes, compat, messages, names
+from . import codes, compat, messages, names, syntax
 from .config import PluginConfig
 from .hashability import HashabilityRules
 
@@ -44,11 +44,17 @@ class JitChecker:
 
 
 def _jitted_function(ctx: FunctionContext) -> FuncDef | None:
-    """The function under ``@jit`` (mypy checks the decorator with the Decorator as context).
+    """The function under ``@jit`` or ``@jit(...)``.
 
-    ``jit(f)`` as a call is not checked: ``f`` may live in another file, and the error
-    belongs on its parameter.
+    mypy checks a bare decorator with the Decorator node as context; for the call form the
+    hook sees the call ``jit(...)`` itself, so find the decorated function it belongs to.
+    ``jit(f)`` as a plain call is not checked: ``f`` may live in another file.
     """
     if isinstance(ctx.context, Decorator):
         return ctx.context.func
+    if isinstance(ctx.context, CallExpr):
+        module = compat.checked_module(ctx.api)
+        for stmt in syntax.statements(module.defs, into_definitions=True):
+            if isinstance(stmt, Decorator) and any(d is ctx.context for d in stmt.decorators):
+                return stmt.func
     return None

@@ -10,13 +10,8 @@ that is not a jaxdc class, or a ``where`` that is not a lambda, is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mypy.nodes import (
-    Block,
     CallExpr,
-    ClassDef,
-    Decorator,
     Expression,
     FuncItem,
     LambdaExpr,
@@ -25,13 +20,12 @@ from mypy.nodes import (
     MypyFile,
     RefExpr,
     ReturnStmt,
-    Statement,
     WithStmt,
 )
 from mypy.plugin import FunctionContext
 from mypy.types import Instance, Type, get_proper_type
 
-from . import codes, compat, messages, names
+from . import codes, compat, messages, names, syntax
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
 
 _CONSTRUCTORS = ("__init__", "__post_init__")
@@ -106,7 +100,7 @@ def _root_name(obj: Expression) -> NameExpr | None:
 def _inside_copy_and_mutate(root: NameExpr, line: int, scope: FuncItem | MypyFile) -> bool:
     """Whether ``line`` is in the body of ``with jaxdc.copy_and_mutate(...) as <root>:``."""
     statements = scope.body.body if isinstance(scope, FuncItem) else scope.defs
-    for stmt in _statements(statements):
+    for stmt in syntax.statements(statements, into_definitions=False):
         if isinstance(stmt, WithStmt) and _binds_copy(stmt, root):
             if stmt.body.line <= line <= (stmt.body.end_line or stmt.body.line):
                 return True
@@ -123,23 +117,3 @@ def _binds_copy(stmt: WithStmt, root: NameExpr) -> bool:
         and target.node is root.node
         for expr, target in zip(stmt.expr, stmt.target)
     )
-
-
-# Statement attributes holding nested blocks (if/for/while/with/try/match bodies).
-_BLOCK_ATTRIBUTES = ("body", "else_body", "finally_body", "handlers", "bodies")
-
-
-def _statements(statements: list[Statement]) -> Iterator[Statement]:
-    """Every statement, nested blocks included, but not inside nested functions/classes
-    (mypy's TraverserVisitor is compiled and cannot be subclassed by a plugin)."""
-    pending = list(statements)
-    while pending:
-        stmt = pending.pop()
-        yield stmt
-        if isinstance(stmt, (FuncItem, ClassDef, Decorator)):
-            continue
-        for attribute in _BLOCK_ATTRIBUTES:
-            value = getattr(stmt, attribute, None)
-            for block in value if isinstance(value, list) else [value]:
-                if isinstance(block, Block):
-                    pending.extend(block.body)
