@@ -243,3 +243,9 @@ def test_attr_setter_works_inside_the_block() -> None:
     with jdc.copy_and_mutate(o) as new:
         jdc.attr(new, lambda t: t.a.a.w).set(jnp.ones(3))
     assert new.a.a.w.tolist() == [1.0] * 3 and o.a.a.w.tolist() == [0.0] * 3
+
+
+def test_root_rejects_unknown_names_too() -> None:
+    with pytest.raises(AttributeError, match="class 'Branch' has no pytree field 'nmae'"):
+        with jdc.copy_and_mutate(_tree()) as new:
+            new.nmae = "x"

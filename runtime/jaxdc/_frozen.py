@@ -2,7 +2,7 @@
 
 Instances are immutable like JAX arrays. Fields may be assigned only
 - while the instance is being constructed (`__init__` / `__post_init__`), and
-- while `copy_and_mutate` edits a fresh copy.
+- while `copy_and_mutate` edits the fresh copy it yields (its pytree fields only).
 Both windows are sets of `id(obj)`, so an ordinary instance pays nothing and code that
 assigns fields keeps the plain `self.x = ...` spelling.
 """
@@ -10,14 +10,12 @@ assigns fields keeps the plain `self.x = ...` spelling.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from jaxdc._hashability import class_name
 from jaxdc._spec import spec_of
 
-__all__ = ["CONSTRUCTING", "EDITING", "editing", "frozen_delattr", "frozen_setattr"]
+__all__ = ["CONSTRUCTING", "EDITING", "frozen_delattr", "frozen_setattr"]
 
 CONSTRUCTING: set[int] = set()
 EDITING: set[int] = set()
@@ -47,6 +45,14 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
             )
         _object_setattr(self, name, value)
     elif key in EDITING:
+        spec = spec_of(type(self))
+        if spec is not None and name not in spec.data and name not in spec.static:
+            raise AttributeError(
+                f"cannot assign '{name}' in copy_and_mutate: class '{class_name(type(self))}' "
+                f"has no pytree field '{name}' (fields: "
+                f"{', '.join(f.name for f in spec.fields)}; fields left out of the pytree keep "
+                f"their defaults)."
+            )
         _object_setattr(self, name, value)
     else:
         if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
@@ -66,14 +72,3 @@ def frozen_delattr(self: Any, name: str) -> None:
         f"cannot delete field '{name}' of '{class_name(type(self))}': jaxdc instances are "
         f"frozen and every field is part of the pytree. {_fix(name)}"
     )
-
-
-@contextmanager
-def editing(obj: Any) -> Iterator[Any]:
-    """Make `obj`'s fields assignable inside the block (the caller re-seals it after)."""
-    key = id(obj)
-    EDITING.add(key)
-    try:
-        yield obj
-    finally:
-        EDITING.discard(key)
