@@ -249,3 +249,42 @@ def test_root_rejects_unknown_names_too() -> None:
     with pytest.raises(AttributeError, match="class 'Branch' has no pytree field 'nmae'"):
         with jdc.copy_and_mutate(_tree()) as new:
             new.nmae = "x"
+
+
+def test_replace_of_a_view_inside_the_block_gives_plain_results() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        new.a.b.w = jnp.full(3, 3.0)
+        new.b = jdc.replace(new.a.a, tag="leaf")  # a plain instance built from a view
+        new.a = jdc.replace(new.a, x=jnp.ones(2))  # holds views of this block
+    assert type(new.a) is Branch and type(new.a.b) is Leaf and type(new.b) is Leaf
+    assert new.a.b.w.tolist() == [3.0] * 3 and new.a.x.tolist() == [1.0, 1.0]
+    assert jax.tree.structure(new) == jax.tree.structure(o)
+
+
+def test_nested_block_on_an_open_blocks_copy_is_an_error_but_ended_views_are_results() -> None:
+    o = _tree()
+    with pytest.raises(TypeError, match="'Branch' taken from another copy_and_mutate block"):
+        with jdc.copy_and_mutate(o) as outer:
+            with jdc.copy_and_mutate(outer.a):
+                pass
+    with jdc.copy_and_mutate(o) as first:
+        kept = first.a
+        kept.x = jnp.ones(2)
+    with jdc.copy_and_mutate(kept) as second:  # a view kept after its block: its result
+        second.b.w = jnp.zeros(3)
+    assert type(second) is Branch and second.x.tolist() == [1.0, 1.0]
+    assert second.b.w.tolist() == [0.0] * 3 and first.a.b.w.tolist() == [1.0] * 3
+
+
+def test_jax_and_replace_on_the_root_inside_the_block() -> None:
+    o = Node(jnp.zeros(2), [Node(jnp.ones(2), [])])
+    with jdc.copy_and_mutate(o) as new:
+        new.w = jnp.full(2, 2.0)
+        assert [x.tolist() for x in jax.tree.leaves(new)] == [[2.0, 2.0], [1.0, 1.0]]
+        doubled = jax.jit(lambda t: jax.tree.map(lambda x: x * 2, t))(new)
+        new.children[0].w = doubled.children[0].w
+        snapshot = new.replace(w=jnp.zeros(2))  # PyTreeNode.replace on the editable root
+    assert new.w.tolist() == [2.0, 2.0] and new.children[0].w.tolist() == [2.0, 2.0]
+    assert type(snapshot.children[0]) is Node and snapshot.w.tolist() == [0.0, 0.0]
+    assert o.w.tolist() == [0.0, 0.0] and o.children[0].w.tolist() == [1.0, 1.0]

@@ -199,19 +199,19 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
 
 
-def make_copy(spec: ClassSpec, into: type) -> Callable[[Any], Any]:
-    """`copy(obj)`: a new instance of `into` holding `obj`'s field values, not sealed
-    (`copy_and_mutate`'s shallow copies; `into` is a subclass of `spec.cls`)."""
-    lines = ["def copy(_jx_obj):", "    _jx_copy = _jx_new(_jx_into)", "    _jx_set = _jx_bind(_jx_copy)"]
+def make_copy(spec: ClassSpec) -> Callable[[Any], Any]:
+    """`copy(obj)`: a new instance holding `obj`'s field values, not sealed (the object a
+    `copy_and_mutate` block yields, sealed by `reseal` once its fields are set)."""
+    lines = ["def copy(_jx_obj):", "    _jx_copy = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_copy)"]
     lines += [f"    _jx_set({f.name!r}, _jx_obj.{f.name})" for f in spec.fields]
     lines.append("    return _jx_copy")
-    return _compile("copy", lines, {"_jx_into": into}, spec.cls.__qualname__)
+    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)
 
 
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     """`reseal(obj)`: refresh the flatten cache and re-check statics of an instance whose
-    fields were all assigned after construction (`copy_and_mutate`'s edited copies); the
-    generated twin of `_construct.seal`, several times faster for that loop."""
+    fields were all assigned after construction (the object a `copy_and_mutate` block
+    yields); the generated twin of `_construct.seal`, several times faster for that loop."""
     names = (*spec.data, *spec.static)
     lines = ["def reseal(_jx_obj):", "    _jx_set = _jx_bind(_jx_obj)"]
     if names:

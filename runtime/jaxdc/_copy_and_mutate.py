@@ -26,10 +26,14 @@ block. The results are plain instances made by generated code; a view is never t
 the result by assigning `__class__`, because on Python 3.11/3.12 that materialises the
 instance dict and makes every later attribute read ~3x slower.
 
+Inside the block `replace(...)` and JAX functions work on `new` and on views; objects they
+build from views and that are assigned into `new` are rebuilt around the views' results on
+exit (objects kept elsewhere keep the views, which then read the results).
+
 Limits (each explained by an error where it can be detected):
-- The root is the real result object; it has no flatten cache until the block ends, so
-  pass `new.a` (a view), not `new`, to JAX functions inside the block.
 - A view read inside the block and kept after it reads the result's values, and is frozen.
+- `copy_and_mutate` of an object taken from another block that is still open is an error:
+  it is editable through that block already.
 - Lists and dicts in data fields are copied when read (their jaxdc nodes become views), so
   `new.layers[0].w = w` and `new.layers.append(l)` leave `obj` alone. Tuples are re-built
   only if they hold nodes. Other pytree types (equinox modules, custom nodes) are shared,
@@ -51,7 +55,7 @@ from jaxdc._construct import static_value_error
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
 from jaxdc._printing import array_summary
-from jaxdc._spec import SPEC_ATTR, ClassSpec
+from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
 
 __all__ = ["copy_and_mutate"]
 
@@ -97,6 +101,11 @@ class CopyAndMutate:
 
     def __init__(self, obj: Any, validate: bool) -> None:
         kind = _kind_of(type(obj))
+        if kind.__class__ is _EditKind and type(obj) is kind.edit:
+            owner = _object_getattribute(obj, _ENTRY_SLOT)
+            if owner.block.open:
+                raise _nested_error(kind.cls)
+            obj = owner.final  # kept from a block that has ended: its result
         if kind is _SHARED or kind is tuple:
             raise TypeError(
                 f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list "
@@ -125,7 +134,8 @@ class CopyAndMutate:
                     claimed = self.claim(value, None, name)
                     if claimed is not value:
                         _object_setattr(root, name, claimed)
-            EDITING.add(id(root))
+            kind.reseal(root)  # a flatten cache for JAX calls and replace() inside the block
+            EDITING.add(id(root))  # assignments keep that cache up to date
         else:
             self._root = self.claim(self._obj, None, None)
         return self._root
@@ -176,8 +186,13 @@ class CopyAndMutate:
         if kind is _SHARED:
             return value
         if kind.__class__ is _EditKind:
-            if tp is kind.edit and _object_getattribute(value, _ENTRY_SLOT).block is self:
-                return value
+            if tp is kind.edit:
+                owner = _object_getattribute(value, _ENTRY_SLOT)
+                if owner.block is self:
+                    return value
+                if owner.block.open:
+                    raise _nested_error(kind.cls)
+                return self.claim(owner.final, parent, key)  # kept from an ended block
             entry = _Entry(self, value, parent, key)
             copy = _new(kind.edit)
             _object_setattr(copy, _ENTRY_SLOT, entry)
@@ -209,11 +224,18 @@ class CopyAndMutate:
         if kind is None or kind is _SHARED:
             return value
         if kind.__class__ is _EditKind:
-            if tp is kind.edit:
+            if tp is kind.edit:  # a view of this block, or kept from one that has ended
                 entry = _object_getattribute(value, _ENTRY_SLOT)
-                if entry.block is self:
-                    return entry.final
-            return value
+                if entry.block is not self and entry.block.open:
+                    raise _nested_error(kind.cls)
+                return entry.final
+            # A plain instance assigned by the user, maybe built from views (e.g. by
+            # `replace(new.a, ...)`): rebuild it around their results.
+            data = kind.read_data(value)
+            mapped = [self._final(v) for v in data]
+            if _same(mapped, data):
+                return value
+            return kind.unflatten(kind.read_static(value), tuple(mapped))
         entry = self._containers.get(id(value))
         if entry is not None:
             return entry.final
@@ -329,6 +351,14 @@ class CopyAndMutate:
         return "new" + "".join(reversed(parts))
 
 
+def _nested_error(cls: type) -> TypeError:
+    return TypeError(
+        f"copy_and_mutate() met a '{class_name(cls)}' taken from another copy_and_mutate block "
+        f"that is still open. Fix: edit it through that block's copy directly; it is already "
+        f"editable there."
+    )
+
+
 def _same(a: Any, b: Any) -> bool:
     return all(x is y for x, y in zip(a, b))
 
@@ -345,7 +375,7 @@ class _EditKind:
         self.static_index = {n: i for i, n in enumerate(spec.static)}
         self.read_data, self.read_static = _reader(spec.data), _reader(spec.static)
         self.edit = _make_edit_class(spec)
-        self.copy = make_copy(spec, spec.cls)
+        self.copy = make_copy(spec)
         self.reseal = make_reseal(spec)
         self.unflatten = make_unflatten(spec)
 
@@ -419,8 +449,13 @@ def _make_edit_class(spec: ClassSpec) -> type:
         entry.changes[name] = value
         entry.dirty = True
 
+    def _jaxdc_flat_(self: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The flatten cache, computed: what `replace(view, ...)` reads."""
+        return tuple(getattr(self, n) for n in spec.data), tuple(getattr(self, n) for n in spec.static)
+
     namespace = {
         "__slots__": (_ENTRY_SLOT,),
+        CACHE_ATTR: property(_jaxdc_flat_),
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
         "__getattribute__": __getattribute__,

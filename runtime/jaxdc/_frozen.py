@@ -13,7 +13,7 @@ import dataclasses
 from typing import Any
 
 from jaxdc._hashability import class_name
-from jaxdc._spec import spec_of
+from jaxdc._spec import CACHE_ATTR, spec_of
 
 __all__ = ["CONSTRUCTING", "EDITING", "frozen_delattr", "frozen_setattr"]
 
@@ -54,6 +54,9 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
                 f"their defaults)."
             )
         _object_setattr(self, name, value)
+        if spec is not None and spec.cached:  # keep flatten/replace right inside the block
+            _object_setattr(self, CACHE_ATTR, (tuple(getattr(self, n) for n in spec.data),
+                                               tuple(getattr(self, n) for n in spec.static)))
     else:
         if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
             from jaxdc._construct import undecorated_error
