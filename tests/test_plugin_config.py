@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 from test_plugin_support import PYPROJECT, Project, project, warm_cache  # noqa: F401
 
+# The settings name the classes as users import them (`lib.Tensor`); they are defined in
+# `lib._impl`, the name mypy knows them by.
 FILES = {
-    "lib.py": """
+    "lib/__init__.py": "from lib._impl import Module as Module, Tensor as Tensor, Token as Token\n",
+    "lib/_impl.py": """
         class Tensor:
             '''An array type of another framework.'''
 

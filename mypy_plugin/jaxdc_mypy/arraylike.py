@@ -27,7 +27,6 @@ from mypy.types import (
 )
 
 from . import names
-from .config import PluginConfig
 from .messages import Problem
 
 ANY = Problem("any")
@@ -37,9 +36,9 @@ ANY = Problem("any")
 class ArrayLikeRules:
     """Finds the first part of a type that is not array-like (None if all of it is)."""
 
-    def __init__(self, config: PluginConfig) -> None:
-        self._leaves = names.ARRAY_TYPES | names.SCALAR_TYPES | set(config.extra_array_types)
-        self._pytrees = {names.PYTREE_NODE, *config.extra_pytree_bases}
+    def __init__(self, extra_arrays: frozenset[str], extra_pytree_bases: frozenset[str]) -> None:
+        self._leaves = names.ARRAY_TYPES | names.SCALAR_TYPES | extra_arrays
+        self._pytrees = extra_pytree_bases | {names.PYTREE_NODE}
 
     def non_array_part(self, typ: Type) -> Problem | None:
         """The worst part: a real problem beats ``ANY``, which beats nothing."""

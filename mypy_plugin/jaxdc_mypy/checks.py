@@ -7,22 +7,35 @@ resolved and dataclass processing of other classes has finished.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.nodes import Context, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
 from . import codes, compat, messages
 from .arraylike import ANY, ArrayLikeRules
-from .config import PluginConfig
+from .config import ClassNames, PluginConfig
 from .display import show
 from .fields import DATA, STATIC, declared_type, declaring_statements, pytree_fields
 from .hashability import HashabilityRules
 
 
 class ClassChecker:
-    def __init__(self, config: PluginConfig) -> None:
-        self._config = config
-        self._arrays = ArrayLikeRules(config)
+    def __init__(self, config: PluginConfig, resolve: Callable[[str], str | None]) -> None:
+        self._check_any = config.check_any
+        self._extra_arrays = ClassNames(config.extra_array_types, resolve)
+        self._extra_pytree_bases = ClassNames(config.extra_pytree_bases, resolve)
+        self._extra_hashable = ClassNames(config.extra_hashable_types, resolve)
+
+    def hashability(self, api: CheckerPluginInterface) -> HashabilityRules:
+        """The static-field rules with the configured classes (also used for jit)."""
+        return HashabilityRules(
+            self._extra_arrays.fullnames(),
+            self._extra_hashable.fullnames(),
+            compat.all_modules(api),
+            api.options,
+        )
 
     def check(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
         """Report each bad field of ``info`` once.
@@ -31,7 +44,8 @@ class ClassChecker:
         reported here only if this class changes its type (a generic base specialised,
         ``class B(A[list[int]])``): otherwise the base already reported it.
         """
-        hashability = HashabilityRules(self._config, compat.all_modules(api), api.options)
+        hashability = self.hashability(api)
+        arrays = ArrayLikeRules(self._extra_arrays.fullnames(), self._extra_pytree_bases.fullnames())
         instance = compat.self_instance(info)
         statements = declaring_statements(info)
         for field in pytree_fields(info):
@@ -55,22 +69,23 @@ class ClassChecker:
                         code=codes.STATIC,
                     )
             else:
-                self._check_data(field.name, info, typ, context, api)
+                self._check_data(arrays, field.name, info, typ, context, api)
 
     def _check_data(
         self,
+        arrays: ArrayLikeRules,
         name: str,
         info: TypeInfo,
         typ: Type,
         context: Context,
         api: CheckerPluginInterface,
     ) -> None:
-        problem = self._arrays.non_array_part(typ)
+        problem = arrays.non_array_part(typ)
         if problem is None:
             return
         shown = show(typ, api.options)
         if problem is ANY:
-            if self._config.check_any:
+            if self._check_any:
                 api.fail(messages.data_any(name, info.name, shown), context, code=codes.ANY)
             return
         api.fail(

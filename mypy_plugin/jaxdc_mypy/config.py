@@ -10,6 +10,7 @@ from __future__ import annotations
 import configparser
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 if sys.version_info >= (3, 11):
@@ -110,3 +111,24 @@ def _boolean(raw: Any, where: str, *, from_ini: bool) -> bool:
     if isinstance(raw, bool):
         return raw
     raise ConfigError(f"{where} must be true or false, not {raw!r}")
+
+
+class ClassNames:
+    """Configured class names, as the fullnames mypy gives the classes.
+
+    Users write the name they import (``equinox.Module``); mypy knows a class by where it
+    is defined (``equinox._module.Module``). ``resolve`` (the plugin's lookup) follows
+    re-exports once mypy has loaded the module; until then a name stands as written.
+    """
+
+    def __init__(self, written: tuple[str, ...], resolve: Callable[[str], str | None]) -> None:
+        self._pending = set(written)
+        self._resolved: frozenset[str] = frozenset()
+        self._resolve = resolve
+
+    def fullnames(self) -> frozenset[str]:
+        if self._pending:
+            found = {name: self._resolve(name) for name in self._pending}
+            self._resolved |= {full for full in found.values() if full is not None}
+            self._pending = {name for name, full in found.items() if full is None}
+        return self._resolved | self._pending

@@ -7,6 +7,8 @@ Semantic analysis records field kinds and dependencies; type checking reports
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.nodes import CallExpr, ClassDef, Expression, MypyFile, RefExpr, TypeInfo
 from mypy.options import Options
 from mypy.plugin import ClassDefContext, FunctionContext, MethodContext
@@ -23,15 +25,17 @@ from .types_walk import verdict_classes
 
 
 class Handlers:
-    def __init__(self, config: PluginConfig, options: Options) -> None:
-        self._classes = ClassChecker(config)
+    def __init__(
+        self, config: PluginConfig, options: Options, resolve: Callable[[str], str | None]
+    ) -> None:
+        self._classes = ClassChecker(config, resolve)
         # Wildcard dependencies serve only the daemon's fine-grained mode (and caches
         # written for it); a plain run would compute them for nothing.
         self._fine_grained = options.fine_grained_incremental or options.cache_fine_grained
         # Module -> its jaxdc classes, filled by `record` and read once the module has been
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
-        self.jit = JitChecker(config)
+        self.jit = JitChecker(self._classes)
         self.attr = check_attr_call
         self.replace_function_signature = replace_function_signature
         self.replace_method_signature = replace_method_signature

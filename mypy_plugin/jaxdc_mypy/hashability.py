@@ -23,7 +23,6 @@ from mypy.types import (
 )
 
 from . import compat, names
-from .config import PluginConfig
 from .display import show
 from .messages import Problem
 
@@ -33,9 +32,15 @@ _HASHABLE = object()
 class HashabilityRules:
     """Finds the first unhashable part of a type (None if hashable)."""
 
-    def __init__(self, config: PluginConfig, modules: dict[str, MypyFile], options: Options) -> None:
-        self._arrays = names.ARRAY_TYPES | set(config.extra_array_types)
-        self._hashable = set(config.extra_hashable_types)
+    def __init__(
+        self,
+        extra_arrays: frozenset[str],
+        extra_hashable: frozenset[str],
+        modules: dict[str, MypyFile],
+        options: Options,
+    ) -> None:
+        self._arrays = names.ARRAY_TYPES | extra_arrays
+        self._hashable = extra_hashable
         self._modules = modules
         self._options = options
 

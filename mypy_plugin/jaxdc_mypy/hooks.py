@@ -49,8 +49,13 @@ class JaxdcPlugin(Plugin):
         if self._loaded is None:
             from .handlers import Handlers
 
-            self._loaded = Handlers(self._config, self.options)
+            self._loaded = Handlers(self._config, self.options, self._class_fullname)
         return self._loaded
+
+    def _class_fullname(self, name: str) -> str | None:
+        """Where the class ``name`` (possibly a re-export) is defined, once loaded."""
+        sym = self.lookup_fully_qualified(name)
+        return sym.node.fullname if sym is not None and isinstance(sym.node, TypeInfo) else None
 
     # --- semantic analysis: record field kinds --------------------------------------------
 

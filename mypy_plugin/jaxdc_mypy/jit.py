@@ -12,13 +12,12 @@ from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type, UnboundType
 
 from . import codes, compat, messages, names, syntax
-from .config import PluginConfig
-from .hashability import HashabilityRules
+from .checks import ClassChecker
 
 
 class JitChecker:
-    def __init__(self, config: PluginConfig) -> None:
-        self._config = config
+    def __init__(self, classes: ClassChecker) -> None:
+        self._classes = classes  # the same rules and configured classes as static fields
 
     def __call__(self, ctx: FunctionContext) -> Type:
         func = _jitted_function(ctx)
@@ -30,7 +29,7 @@ class JitChecker:
         written, analysed = func.unanalyzed_type, func.type
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
-        hashability = HashabilityRules(self._config, compat.all_modules(ctx.api), ctx.api.options)
+        hashability = self._classes.hashability(ctx.api)
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
             if not isinstance(annotation, UnboundType):
                 continue
