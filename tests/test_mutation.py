@@ -64,12 +64,13 @@ def test_keeps_the_runtime_rule_for_excluded_fields() -> None:
 
 def test_follows_a_nested_path_and_never_reads_the_target() -> None:
     class Box:
-        pass
+        inner: Box
+        value: int
 
     outer = Box()
-    outer.inner = Box()  # type: ignore[attr-defined]
-    attr(outer, lambda o: o.inner.value).set(3)
-    assert outer.inner.value == 3  # type: ignore[attr-defined]
+    outer.inner = Box()
+    attr(outer, lambda o: o.inner.value).set(3)  # outer.inner.value does not exist yet
+    assert outer.inner.value == 3
 
 
 @pytest.mark.parametrize(

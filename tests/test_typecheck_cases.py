@@ -1,10 +1,12 @@
 """Every case in typecheck_cases/ gets exactly its expected diagnostics from every layer.
 
-One test per layer, each running its checker once over the whole directory (so pytest-xdist
+One test per layer, each running its checker once over the whole directory (pytest-xdist
 spreads the four runs over workers instead of repeating them).
 """
 
 from __future__ import annotations
+
+import pytest
 
 import typecheck_harness as harness
 
@@ -15,25 +17,10 @@ def test_cases_exist() -> None:
     assert len(CASES) >= 20, "typecheck_cases/ went missing"
 
 
-def test_pyright() -> None:
-    problems = harness.compare(
-        harness.PYRIGHT, harness.expected(CASES, harness.PYRIGHT), harness.run_pyright()
-    )
-    assert not problems, "\n".join(problems)
-
-
-def test_mypy() -> None:
-    problems = harness.compare(
-        harness.MYPY, harness.expected(CASES, harness.MYPY), harness.run_mypy(plugin=False)
-    )
-    assert not problems, "\n".join(problems)
-
-
-def test_mypy_with_plugin() -> None:
-    # Until jaxdc_mypy defines its entry point this run is plain mypy, so it passes only
-    # while no case expects a jaxdc- code: no change is needed here when the plugin lands.
-    got = harness.run_mypy(plugin=harness.plugin_available())
-    problems = harness.compare(harness.PLUGIN, harness.expected(CASES, harness.PLUGIN), got)
+@pytest.mark.parametrize("checker", [harness.PYRIGHT, harness.MYPY, harness.PLUGIN])
+def test_checker(checker: str) -> None:
+    got = harness.run_checker(checker)
+    problems = harness.compare(checker, harness.expected(CASES, checker), got)
     assert not problems, "\n".join(problems)
 
 

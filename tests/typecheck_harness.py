@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import configparser
 import dataclasses
-import importlib.util
 import json
 import re
 import runpy
@@ -121,15 +120,6 @@ def run_pyright() -> dict[Diagnostic, str]:
     }
 
 
-def plugin_available() -> bool:
-    """True once jaxdc_mypy defines mypy's `plugin` entry point (it is being written)."""
-    if importlib.util.find_spec("jaxdc_mypy") is None:
-        return False
-    import jaxdc_mypy
-
-    return hasattr(jaxdc_mypy, "plugin")
-
-
 def run_mypy(*, plugin: bool) -> dict[Diagnostic, str]:
     """Errors (not notes) of one mypy run over the cases, configured by typecheck_cases/mypy.ini.
 
@@ -191,7 +181,8 @@ def run_cases_in_python(cases: Iterable[Case]) -> dict[str, list[str] | None]:
         )
         if proc.returncode != 0:
             raise RuntimeError(f"case runner failed:\n{proc.stdout}\n{proc.stderr}")
-        return json.load(out)
+        outcomes: dict[str, list[str] | None] = json.load(out)
+    return outcomes
 
 
 def _run_cases_main(out: str, paths: list[str]) -> None:
@@ -206,16 +197,21 @@ def _run_cases_main(out: str, paths: list[str]) -> None:
     Path(out).write_text(json.dumps(outcomes))
 
 
-def compare(
-    checker: str, want: set[Diagnostic], got: dict[Diagnostic, str]
-) -> list[str]:
+def run_checker(checker: str) -> dict[Diagnostic, str]:
+    return run_pyright() if checker == PYRIGHT else run_mypy(plugin=checker == PLUGIN)
+
+
+def compare(checker: str, want: set[Diagnostic], got: dict[Diagnostic, str]) -> list[str]:
     """Readable lines for every missing and every unexpected diagnostic."""
-    problems = [f"{f}:{line}: {checker} {code}: expected, not reported" for f, line, code in sorted(want - got.keys())]
-    problems += [
+    missing = [
+        f"{f}:{line}: {checker} {code}: expected, not reported"
+        for f, line, code in sorted(want - got.keys())
+    ]
+    extra = [
         f"{f}:{line}: {checker} {code}: unexpected: {got[(f, line, code)]}"
         for f, line, code in sorted(got.keys() - want)
     ]
-    return problems
+    return missing + extra
 
 
 # --- parity table ---------------------------------------------------------------------------

@@ -11,3 +11,23 @@ from jaxdc._serialization import from_state_dict as from_state_dict, to_state_di
 from jaxdc._static import Static as Static
 
 __version__: str
+
+__all__ = [
+    "Attr",
+    "PyTreeNode",
+    "PytreeDataclassDecorator",
+    "Static",
+    "asdict",
+    "astuple",
+    "attr",
+    "copy_and_mutate",
+    "field",
+    "fields",
+    "from_state_dict",
+    "is_dataclass",
+    "jit",
+    "pytree_dataclass",
+    "replace",
+    "static_field",
+    "to_state_dict",
+]
