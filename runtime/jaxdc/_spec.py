@@ -8,6 +8,7 @@ in another module.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -69,15 +70,16 @@ class ClassSpec:
     def names(self, kind: Kind) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if f.kind == kind)
 
-    @property
+    # Cached: read on every custom-__init__ construction (seal) and copy_and_mutate edit.
+    @functools.cached_property
     def data(self) -> tuple[str, ...]:
         return self.names("data")
 
-    @property
+    @functools.cached_property
     def static(self) -> tuple[str, ...]:
         return self.names("static")
 
-    @property
+    @functools.cached_property
     def excluded(self) -> tuple[FieldSpec, ...]:
         return tuple(f for f in self.fields if f.kind == "excluded")
 
