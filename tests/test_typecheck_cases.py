@@ -25,14 +25,7 @@ def test_checker(checker: str) -> None:
 
 
 def test_runtime() -> None:
-    outcomes = harness.run_cases_in_python(CASES)
-    problems = []
-    for case in CASES:
-        raised = outcomes[case.path.name]
-        if case.raises is None and raised is not None:
-            problems.append(f"{case.path.name}: raised {raised[0]} under plain Python")
-        elif case.raises is not None and (raised is None or case.raises not in raised):
-            problems.append(f"{case.path.name}: expected {case.raises}, got {raised}")
+    problems = harness.runtime_problems(CASES, harness.run_cases_in_python(CASES))
     assert not problems, "\n".join(problems)
 
 

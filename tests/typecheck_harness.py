@@ -3,8 +3,9 @@
 A case states its own expectations, so one file says what every layer must report and that
 every other line is clean:
 
-- line 1 may be `# runtime: raises <ExceptionName>`: running the file must raise it (the
-  runtime rejects the misuse); without the marker the file must run to completion;
+- one line may end with `# runtime: raises <ExceptionName>`: running the file must raise
+  that exception from that line (the runtime rejects the misuse there; later lines are
+  checked by the checkers only); without the marker the file must run to completion;
 - the module docstring's first line names the behaviour (a row of docs/checker-parity.md);
 - `# E: <checker> <code>` trailing comments (several per line allowed) expect a diagnostic
   on that line. `<checker>` is `pyright` or `mypy`; a mypy code starting with `jaxdc-` is
@@ -27,7 +28,9 @@ import runpy
 import subprocess
 import sys
 import tempfile
+import traceback
 from collections.abc import Iterable
+from typing import Any
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,7 +55,7 @@ Diagnostic = tuple[str, int, str]
 class Case:
     path: Path
     behaviour: str
-    raises: str | None
+    raises: tuple[int, str] | None  # (line, exception class name)
     expected: dict[str, frozenset[Diagnostic]]
 
 
@@ -62,7 +65,13 @@ def load_case(path: Path) -> Case:
     if not docstring:
         raise ValueError(f"{path.name}: a case starts with a docstring naming its behaviour")
     lines = source.splitlines()
-    marker = _RUNTIME_MARKER.fullmatch(lines[0].strip())
+    markers = [
+        (lineno, marker.group(1))
+        for lineno, line in enumerate(lines, start=1)
+        if (marker := _RUNTIME_MARKER.search(line))
+    ]
+    if len(markers) > 1:
+        raise ValueError(f"{path.name}: only the first rejected line can raise at runtime")
     found: dict[str, set[Diagnostic]] = {PYRIGHT: set(), MYPY: set(), PLUGIN: set()}
     for lineno, line in enumerate(lines, start=1):
         expectations = _EXPECT.findall(line)
@@ -75,7 +84,7 @@ def load_case(path: Path) -> Case:
     return Case(
         path=path,
         behaviour=docstring.splitlines()[0],
-        raises=marker.group(1) if marker else None,
+        raises=markers[0] if markers else None,
         expected={checker: frozenset(items) for checker, items in found.items()},
     )
 
@@ -166,11 +175,12 @@ def run_mypy(*, plugin: bool) -> dict[Diagnostic, str]:
     return found
 
 
-def run_cases_in_python(cases: Iterable[Case]) -> dict[str, list[str] | None]:
-    """Run every case under plain Python in ONE fresh interpreter (jax is imported once).
+# What running a case raised: (line in the case, the exception's MRO class names), or None.
+Raised = tuple[int, list[str]] | None
 
-    Maps a case's file name to None (ran to completion) or the exception's MRO class names.
-    """
+
+def run_cases_in_python(cases: Iterable[Case]) -> dict[str, Raised]:
+    """Run every case under plain Python in ONE fresh interpreter (jax is imported once)."""
     with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
         proc = subprocess.run(
             [sys.executable, __file__, "--run-cases", out.name, *(str(c.path) for c in cases)],
@@ -181,20 +191,42 @@ def run_cases_in_python(cases: Iterable[Case]) -> dict[str, list[str] | None]:
         )
         if proc.returncode != 0:
             raise RuntimeError(f"case runner failed:\n{proc.stdout}\n{proc.stderr}")
-        outcomes: dict[str, list[str] | None] = json.load(out)
-    return outcomes
+        outcomes: dict[str, list[Any] | None] = json.load(out)
+    return {name: (raised[0], raised[1]) if raised else None for name, raised in outcomes.items()}
 
 
 def _run_cases_main(out: str, paths: list[str]) -> None:
-    outcomes: dict[str, list[str] | None] = {}
+    outcomes: dict[str, Raised] = {}
     for path in paths:
+        full = str(Path(path).resolve())
         try:
-            runpy.run_path(path, run_name="__main__")
+            runpy.run_path(full, run_name="__main__")
         except Exception as exc:  # noqa: BLE001 - the outcome is what we report
-            outcomes[Path(path).name] = [cls.__name__ for cls in type(exc).__mro__]
+            tb = traceback.extract_tb(exc.__traceback__)
+            line = [f.lineno or 0 for f in tb if f.filename == full][-1]
+            outcomes[Path(path).name] = (line, [cls.__name__ for cls in type(exc).__mro__])
         else:
             outcomes[Path(path).name] = None
     Path(out).write_text(json.dumps(outcomes))
+
+
+def runtime_problems(cases: Iterable[Case], outcomes: dict[str, Raised]) -> list[str]:
+    problems = []
+    for case in cases:
+        raised = outcomes[case.path.name]
+        if raised is None:
+            if case.raises is not None:
+                problems.append(f"{case.path.name}: ran through, expected {case.raises[1]}")
+            continue
+        line, names = raised
+        if case.raises is None:
+            problems.append(f"{case.path.name}:{line}: raised {names[0]} under plain Python")
+        elif case.raises[1] not in names or case.raises[0] != line:
+            problems.append(
+                f"{case.path.name}:{line}: raised {names[0]}, expected {case.raises[1]} "
+                f"from line {case.raises[0]}"
+            )
+    return problems
 
 
 def run_checker(checker: str) -> dict[Diagnostic, str]:
@@ -225,7 +257,7 @@ def render_parity(cases: Iterable[Case]) -> str:
     rows = []
     for case in cases:
         cells = [_cell(code for _, _, code in case.expected[c]) for c in (PYRIGHT, MYPY, PLUGIN)]
-        runtime = f"raises `{case.raises}`" if case.raises else "runs"
+        runtime = f"raises `{case.raises[1]}`" if case.raises else "runs"
         link = f"[{case.path.stem}](../typecheck_cases/{case.path.name})"
         behaviour = case.behaviour.replace("|", "\\|")  # a bare | would split the cell
         rows.append(f"| {behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
@@ -239,7 +271,7 @@ def render_parity(cases: Iterable[Case]) -> str:
             "",
             "A checker cell lists the codes it reports on the case's lines; – means none, which",
             "is a miss on a misuse and the right answer on correct code. The runtime cell says",
-            "whether running the case raises (at its first rejected line) or runs through.",
+            "whether running the case raises (at the line marked in the case) or runs through.",
             "",
             f"| behaviour | case | {PYRIGHT} | {MYPY} | {PLUGIN} | runtime |",
             "|---|---|---|---|---|---|",

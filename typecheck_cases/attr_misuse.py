@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """jaxdc.attr: unknown attributes and wrong value types are caught; non-paths raise."""
 
 import jax
@@ -19,7 +18,7 @@ class Linear:
         jaxdc.attr(self, lambda s: s.nmae).set("x")  # E: pyright reportAttributeAccessIssue  # E: mypy attr-defined
         jaxdc.attr(self, lambda s: s.name).set("linear")
         out = jaxdc.attr(self, lambda s: s.w).set(jnp.ones(n))  # E: mypy func-returns-value
-        jaxdc.attr(self, lambda s: len(s.name))  # E: mypy jaxdc-mutation
+        jaxdc.attr(self, lambda s: len(s.name))  # E: mypy jaxdc-mutation  # runtime: raises TypeError
 
 
 Linear(2)

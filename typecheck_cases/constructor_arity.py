@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Constructor: too many, too few or unknown arguments are rejected."""
 
 import jax
@@ -16,6 +15,6 @@ class Point:
 
 Point(jnp.zeros(2), jnp.ones(2))
 Point(jnp.zeros(2), jnp.ones(2), "q")
-Point(jnp.zeros(2))  # E: pyright reportCallIssue  # E: mypy call-arg
+Point(jnp.zeros(2))  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
 Point(jnp.zeros(2), jnp.ones(2), "q", 4)  # E: pyright reportCallIssue  # E: mypy call-arg
 Point(jnp.zeros(2), jnp.ones(2), colour="red")  # E: pyright reportCallIssue  # E: mypy call-arg

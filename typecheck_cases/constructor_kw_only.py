@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Constructor: `kw_only=True` (decorator or field) rejects positional arguments."""
 
 import jax
@@ -21,5 +20,5 @@ class Mixed:
 
 Options(lr=0.1, steps=3)
 Mixed(jnp.zeros(2), scale=2.0)
-Options(0.1)  # E: pyright reportCallIssue  # E: mypy call-arg
+Options(0.1)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
 Mixed(jnp.zeros(2), 2.0)  # E: pyright reportCallIssue  # E: mypy call-arg

@@ -1,4 +1,3 @@
-# runtime: raises ValueError
 """copy_and_mutate: a change of shape is caught at runtime; a wrong type by the checkers."""
 
 import jax
@@ -13,6 +12,6 @@ class Inner:
     x: jax.Array
 
 
-with jaxdc.copy_and_mutate(Inner(jnp.zeros(2))) as new:
+with jaxdc.copy_and_mutate(Inner(jnp.zeros(2))) as new:  # runtime: raises ValueError
     jaxdc.attr(new, lambda n: n.x).set(jnp.ones(3))
     jaxdc.attr(new, lambda n: n.x).set("ones")  # E: pyright reportArgumentType  # E: mypy arg-type

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """field(): defaults are checked against the annotation; pytree=False and init=False."""
 
 import jax
@@ -21,4 +20,4 @@ class Model:
 
 model = Model(jnp.zeros(2))
 assert_type(model.sizes, tuple[int, ...])
-Model(jnp.zeros(2), step=1)  # E: pyright reportCallIssue  # E: mypy call-arg
+Model(jnp.zeros(2), step=1)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError

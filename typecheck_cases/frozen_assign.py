@@ -1,4 +1,3 @@
-# runtime: raises FrozenInstanceError
 """Frozen: assigning a field of an instance is rejected."""
 
 import jax
@@ -14,5 +13,5 @@ class State:
 
 
 state = State(jnp.zeros(3))
-state.params = jnp.ones(3)  # E: pyright reportAttributeAccessIssue  # E: mypy misc
+state.params = jnp.ones(3)  # E: pyright reportAttributeAccessIssue  # E: mypy misc  # runtime: raises FrozenInstanceError
 state.step += 1  # E: pyright reportAttributeAccessIssue  # E: mypy misc

@@ -1,4 +1,3 @@
-# runtime: raises FrozenInstanceError
 """Frozen: deleting a field of an instance is rejected."""
 
 import jax
@@ -13,4 +12,4 @@ class State:
 
 
 state = State(jnp.zeros(3))
-del state.params  # E: pyright reportAttributeAccessIssue
+del state.params  # E: pyright reportAttributeAccessIssue  # runtime: raises FrozenInstanceError

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Inheritance: a decorated subclass extends the fields; static-ness is inherited."""
 
 import jax
@@ -22,6 +21,6 @@ class Child(Base):
 child = Child(jnp.zeros(2), "c", jnp.ones(2))
 assert_type(child.name, str)
 base: Base = child
-Child(jnp.zeros(2), "c")  # E: pyright reportCallIssue  # E: mypy call-arg
+Child(jnp.zeros(2), "c")  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
 Child(jnp.zeros(2), jnp.ones(2), "c")  # E: pyright reportArgumentType  # E: mypy arg-type
 child.b = jnp.ones(2)  # E: pyright reportAttributeAccessIssue  # E: mypy misc

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Inheritance: an undecorated subclass (it would be a pytree leaf) is rejected when used."""
 
 import jax
@@ -16,4 +15,4 @@ class Child(Base):
     extra: int = 0
 
 
-Child(jnp.zeros(2))
+Child(jnp.zeros(2))  # runtime: raises TypeError

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """jit: Static parameters; the wrapped signature is kept for calls and `.lower`."""
 
 import jax
@@ -33,6 +32,6 @@ assert_type(model.apply(jnp.ones(2)), jax.Array)
 scale.lower(model, 3)
 step(Model(jnp.ones(2)), 0.1)  # donates its argument
 scale(model, 2.5)  # E: pyright reportArgumentType  # E: mypy arg-type
-scale(model)  # E: pyright reportCallIssue  # E: mypy call-arg
+scale(model)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
 model.apply("x")  # E: pyright reportArgumentType  # E: mypy arg-type
 scale.lower(model, "3")  # E: pyright reportArgumentType  # E: mypy arg-type

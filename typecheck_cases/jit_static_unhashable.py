@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """jit: a Static parameter of an unhashable type (a jit cache key must be hashable)."""
 
 import jax
@@ -13,4 +12,4 @@ def pad(x: jax.Array, widths: Static[list[int]]) -> jax.Array:  # E: pyright rep
     return jnp.pad(x, widths)
 
 
-pad(jnp.zeros(2), [1, 1])
+pad(jnp.zeros(2), [1, 1])  # runtime: raises TypeError

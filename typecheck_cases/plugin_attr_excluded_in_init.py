@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Setting a field that is not part of the pytree (init=False) during construction."""
 
 import jax
@@ -14,7 +13,7 @@ class Stats:
     count: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy jaxdc-mutation
+        jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy jaxdc-mutation  # runtime: raises TypeError
 
 
 Stats(jnp.zeros(3))

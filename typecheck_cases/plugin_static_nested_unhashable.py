@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Static[...] whose unhashable part is nested: a frozen dataclass holding an array, a tuple holding a list."""
 
 import dataclasses
@@ -13,7 +12,7 @@ class Holder:
     table: jax.Array
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     held: Static[Holder]  # E: mypy jaxdc-static
     pair: Static[tuple[int, list[str]]]  # E: mypy jaxdc-static

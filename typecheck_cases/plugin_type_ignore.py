@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """`# type: ignore[jaxdc-static]` silences the plugin on that line only."""
 
 import jax
@@ -6,6 +5,6 @@ import jax
 from jaxdc import Static, pytree_dataclass
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     config: Static[jax.Array]  # type: ignore[jaxdc-static]  # E: mypy-plain unused-ignore

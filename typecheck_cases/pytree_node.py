@@ -1,4 +1,3 @@
-# runtime: raises FrozenInstanceError
 """PyTreeNode: subclassing decorates; class keywords and `.replace` are typed."""
 
 import jax
@@ -21,5 +20,5 @@ class Adam(Optimizer):
 opt = Optimizer(lr=0.1)
 assert_type(opt.replace(lr=0.2), Optimizer)
 assert_type(Adam(lr=0.1, beta=0.8).replace(beta=0.7), Adam)
-opt.lr = 0.3  # E: pyright reportAttributeAccessIssue  # E: mypy misc
+opt.lr = 0.3  # E: pyright reportAttributeAccessIssue  # E: mypy misc  # runtime: raises FrozenInstanceError
 Optimizer(0.1)  # E: pyright reportCallIssue  # E: mypy call-arg

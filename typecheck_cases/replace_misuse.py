@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """replace: returns the same type; a positional change is rejected."""
 
 import jax
@@ -22,4 +21,4 @@ class Node(PyTreeNode):
 state = State(jnp.zeros(3))
 assert_type(jaxdc.replace(state, step=1), State)
 assert_type(Node(jnp.zeros(2)).replace(value=jnp.ones(2)), Node)
-jaxdc.replace(state, 1)  # E: pyright reportCallIssue  # E: mypy call-arg
+jaxdc.replace(state, 1)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError

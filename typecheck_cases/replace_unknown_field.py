@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """replace: an unknown field name is rejected (at runtime, and by the mypy plugin)."""
 
 import jax
@@ -13,4 +12,4 @@ class State:
     params: jax.Array
 
 
-jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))  # E: mypy-plugin call-arg
+jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))  # E: mypy-plugin call-arg  # runtime: raises TypeError

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Static[...] rejects a class defining __eq__ without __hash__: `Tag`."""
 
 from jaxdc import Static, pytree_dataclass
@@ -9,6 +8,6 @@ class Tag:
         return isinstance(other, Tag)
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     config: Static[Tag]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static

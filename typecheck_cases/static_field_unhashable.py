@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """field(static=True) with an unhashable type (no Static[...] for the checkers to see)."""
 
 import jax
@@ -6,7 +5,7 @@ import jax
 from jaxdc import field, pytree_dataclass, static_field
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     w: jax.Array
     sizes: list[int] = field(static=True, default_factory=list)  # E: mypy jaxdc-static

@@ -1,4 +1,3 @@
-# runtime: raises TypeError
 """Static[...] rejects a non-frozen dataclass: `Settings`."""
 
 import dataclasses
@@ -11,6 +10,6 @@ class Settings:
     depth: int
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     config: Static[Settings]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static

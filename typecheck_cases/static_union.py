@@ -1,9 +1,8 @@
-# runtime: raises TypeError
 """Static[...] rejects a union with an unhashable member: `int | list[int]`."""
 
 from jaxdc import Static, pytree_dataclass
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Model:
     config: Static[int | list[int]]  # E: pyright reportInvalidTypeForm  # E: mypy type-var  # E: mypy jaxdc-static
