@@ -144,3 +144,28 @@ def test_field_named_like_generated_code_locals() -> None:
     r = jax.tree.map(lambda x: x + 1, o)
     assert float(r.obj[0]) == 2.0 and float(r.children[0]) == 1.0 and r.hash == 3
     assert jdc.replace(o, hash=4).hash == 4
+
+
+def test_replace_revalidates_statics_only_when_one_changes() -> None:
+    hashes = []
+
+    class Counted:
+        def __hash__(self) -> int:
+            hashes.append(1)
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Counted)
+
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array
+        c: jdc.Static[Counted]
+        n: jdc.Static[int] = 0
+
+    a = A(jnp.ones(2), Counted())
+    assert len(hashes) == 1
+    b = jdc.replace(a, x=jnp.zeros(2))  # statics unchanged: the validated tuple is reused
+    assert len(hashes) == 1 and jax.tree.structure(b) == jax.tree.structure(a)
+    jdc.replace(a, n=1)
+    assert len(hashes) == 2

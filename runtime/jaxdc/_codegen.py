@@ -50,15 +50,21 @@ def _tuple(items: list[str] | tuple[str, ...]) -> str:
     return "(" + "".join(f"{i}, " for i in items) + ")"
 
 
-def _seal_lines(spec: ClassSpec, indent: str, target: str) -> list[str]:
-    """Inline fast path of `_construct.seal` when the field values are local variables."""
-    lines = [f"{indent}_jx_aux = {_tuple(spec.static)}"]
+def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = None) -> list[str]:
+    """Inline fast path of `_construct.seal` when the field values are local variables.
+
+    `aux`: an expression for an already validated statics tuple to reuse (replace with
+    unchanged statics), which also lets jit compare treedefs by identity.
+    """
+    lines = [f"{indent}_jx_aux = {aux or _tuple(spec.static)}"]
     if spec.cached:
         lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
-    if spec.static:
+    if spec.static and aux is None:
+        # one static: hash the value itself, which is cheaper than hashing a 1-tuple
+        hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
         lines += [
             f"{indent}try:",
-            f"{indent}    _jx_hash(_jx_aux)",
+            f"{indent}    _jx_hash({hashed})",
             f"{indent}except TypeError:",
             f"{indent}    _jx_bad_static({target}, _jx_aux)",
         ]
@@ -176,14 +182,19 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     initvars = list(spec.initvars) if post_init else []
     lines = ["def replace(_jx_obj, _jx_changes):"]
     uncached = names
+    reuse_aux = spec.cached and bool(spec.static) and not post_init
     if spec.cached and (spec.data or spec.static):
-        lines.append(f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_obj.{CACHE_ATTR}")
+        lines += [f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
+                  f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_old_data, _jx_old_aux"]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
     lines += [f"    {n} = _jx_U" for n in initvars]
+    if reuse_aux:
+        lines.append("    _jx_static_changed = False")
     lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
     for i, n in enumerate(names + initvars):
-        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v")
+        flag = "; _jx_static_changed = True" if reuse_aux and n in spec.static else ""
+        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v{flag}")
     unknown = "_jx_unknown_fields(_jx_obj, _jx_changes)"
     lines.append(f"        else: {unknown}" if names or initvars else f"        {unknown}")
     for n in initvars:
@@ -193,6 +204,9 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     lines += [f"    _jx_set({n!r}, {n})" for n in names]
     if post_init:
         lines.append(f"    _jx_run_post_init(_jx_new_obj, {', '.join(initvars)})")
+    elif reuse_aux:
+        lines += ["    if _jx_static_changed:", *_seal_lines(spec, "        ", "_jx_new_obj"),
+                  "    else:", *_seal_lines(spec, "        ", "_jx_new_obj", aux="_jx_old_aux")]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
