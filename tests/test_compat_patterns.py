@@ -56,7 +56,7 @@ def test_jdc_copy_and_mutate_with_and_without_validation() -> None:
     with jdc.copy_and_mutate(cfg) as updated:
         updated.params.b = updated.params.b + 1.0
     assert updated.params.b.tolist() == [1.0, 1.0] and cfg.params.b.tolist() == [0.0, 0.0]
-    with pytest.raises(ValueError, match=r"new\.params\.w: shape changed"):
+    with pytest.raises(ValueError, match=r"new\.params\.w: field 'w' of class 'Params': shape changed"):
         with jdc.copy_and_mutate(cfg) as updated:
             updated.params.w = jnp.ones(3)
     with jdc.copy_and_mutate(cfg, validate=False) as updated:

@@ -121,12 +121,14 @@ def test_pytreenode_and_container_root() -> None:
 @pytest.mark.parametrize(
     ("edit", "path", "what"),
     [
-        (lambda n: setattr(n.a.b, "w", jnp.zeros(4)), "new.a.b.w", "shape changed from f32[3] to f32[4]"),
-        (lambda n: setattr(n.a.b, "w", jnp.zeros(3, jnp.int32)), "new.a.b.w", "dtype changed from f32[3] to i32[3]"),
-        (lambda n: setattr(n.a, "b", 3.0), "new.a.b", "tree structure changed"),
+        (lambda n: setattr(n.a.b, "w", jnp.zeros(4)), "new.a.b.w",
+         "field 'w' of class 'Leaf': shape changed from f32[3] to f32[4]"),
+        (lambda n: setattr(n.a.b, "w", jnp.zeros(3, jnp.int32)), "new.a.b.w",
+         "field 'w' of class 'Leaf': dtype changed from f32[3] to i32[3]"),
+        (lambda n: setattr(n.a, "b", 3.0), "new.a.b", "field 'b' of class 'Branch': tree structure changed"),
         (lambda n: setattr(n.a.b, "tag", "other"), "new.a.b.tag",
          "static field 'tag' of class 'Leaf' changed from 'leaf' to 'other'"),
-        (lambda n: setattr(n, "x", jnp.zeros(5)), "new.x", "shape changed from f32[2] to f32[5]"),
+        (lambda n: setattr(n, "x", jnp.zeros(5)), "new.x", "field 'x' of class 'Branch': shape changed"),
     ],
 )
 def test_validate_names_the_path_and_the_mismatch(edit: Any, path: str, what: str) -> None:
@@ -144,10 +146,10 @@ def test_validate_in_containers() -> None:
     with pytest.raises(ValueError, match=r"new\.layers: list length changed from 2 to 3"):
         with jdc.copy_and_mutate(o) as new:
             new.layers.append(Leaf(jnp.zeros(2)))
-    with pytest.raises(ValueError, match=r"new\.pair\[0\]\.w: shape changed"):
+    with pytest.raises(ValueError, match=r"new\.pair\[0\]\.w: field 'w' of class 'Leaf': shape changed"):
         with jdc.copy_and_mutate(o) as new:
             new.pair[0].w = jnp.zeros(2)
-    with pytest.raises(ValueError, match=r"new\.by_name\['k'\]\.w: dtype changed"):
+    with pytest.raises(ValueError, match=r"new\.by_name\['k'\]\.w: field 'w' of class 'Leaf': dtype changed"):
         with jdc.copy_and_mutate(o) as new:
             new.by_name["k"].w = jnp.zeros(3, jnp.int32)
 

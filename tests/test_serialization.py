@@ -94,8 +94,9 @@ def test_restore_does_not_run_init_or_post_init() -> None:
         (lambda s: s["layers"]["0"].update(act="gelu"),
          "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields"),
         (lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
-         "target.layers[1].w: shape (1, 3) in the state, the target has (3, 1)"),
-        (lambda s: s.update(step=np.asarray(1.0, np.float32)), "target.step: dtype float32 in the state, the target has int32"),
+         "target.layers[1].w (field 'w' of 'Layer'): shape (1, 3) in the state, the target has (3, 1)"),
+        (lambda s: s.update(step=np.asarray(1.0, np.float32)),
+         "target.step (field 'step' of 'Model'): dtype float32 in the state, the target has int32"),
         (lambda s: s["named"].pop("emb"), "target.named: missing key(s) ['emb'] for 'dict'"),
         (lambda s: s.update(layers=[s["layers"]["0"]]), "target.layers: expected 2 items, the state has 1"),
         (lambda s: s.update(pair=5), "target.pair: expected a dict with keys ['0', '1'] for 'Pair', got 'int'"),
@@ -194,3 +195,15 @@ def test_orbax_checkpoint_is_keyed_by_field_names(tmp_path: Path) -> None:
     restored = checkpointer.restore(tmp_path / "ckpt", _model())
     assert type(restored) is Model and restored.layers[1].w.tolist() == [[5.0]] * 3
     assert restored.pair.right == 3
+
+
+def test_prng_key_leaves_round_trip_and_dtype_mismatch_is_named() -> None:
+    @jdc.pytree_dataclass
+    class Rng:
+        key: jax.Array
+
+    target = Rng(jax.random.key(0))
+    restored = jdc.from_state_dict(target, {"key": jax.random.key(1)})
+    assert restored == Rng(jax.random.key(1))
+    with pytest.raises(ValueError, match=r"target.key \(field 'key' of 'Rng'\): dtype uint32"):
+        jdc.from_state_dict(target, {"key": np.zeros((), np.uint32)})

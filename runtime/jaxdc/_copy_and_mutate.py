@@ -321,8 +321,12 @@ class CopyAndMutate:
                 return
         problem = _mismatch(new, old)
         if problem is not None:
-            text = f"[{key[0]!r}]" if type(key) is tuple else f".{key}"
-            self._problems.append((where, text + problem[0], problem[1]))
+            if type(key) is tuple:  # an item of a copied list/dict
+                self._problems.append((where, f"[{key[0]!r}]{problem[0]}", problem[1]))
+                return
+            owner = class_name(type(where.src if where is not None else self._obj))
+            self._problems.append((where, f".{key}{problem[0]}",
+                                   f"field '{key}' of class '{owner}': {problem[1]}"))
 
     def _compare_static(self, where: _Entry | None, kind: _EditKind, name: str, new: Any,
                         old: Any) -> None:

@@ -84,11 +84,13 @@ def from_state_dict(target: _T, state: Mapping[str, Any]) -> _T:
     return _from_state(target, state, "target")  # type: ignore[no-any-return]
 
 
-def _from_state(target: Any, state: Any, path: str) -> Any:
+def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
+    """`owner` names the field a leaf belongs to, for error messages."""
     spec = _spec(target)
     if spec is not None:
+        cls = class_name(type(target))
         children = [
-            _from_state(getattr(target, name), value, f"{path}.{name}")
+            _from_state(getattr(target, name), value, f"{path}.{name}", f"field '{name}' of '{cls}'")
             for name, value in zip(spec.data, _fields_of(state, spec.data, path, target))
         ]
         return _rebuild(target, children)
@@ -104,7 +106,7 @@ def _from_state(target: Any, state: Any, path: str) -> Any:
     if isinstance(target, dict):
         values = _fields_of(state, [str(k) for k in target], path, target)
         return {k: _from_state(t, s, f"{path}[{k!r}]") for (k, t), s in zip(target.items(), values)}
-    _check_leaf(target, state, path)
+    _check_leaf(target, state, f"{path} ({owner})" if owner else path)
     return state
 
 
@@ -139,9 +141,8 @@ def _check_leaf(target: Any, value: Any, path: str) -> None:
     if tuple(shape) != tuple(target.shape):
         raise ValueError(f"{path}: shape {tuple(shape)} in the state, the target has {tuple(target.shape)}")
     dtype = getattr(value, "dtype", None)
-    if dtype is not None and np.dtype(dtype) != np.dtype(target.dtype):
-        raise ValueError(f"{path}: dtype {np.dtype(dtype).name} in the state, the target has "
-                         f"{np.dtype(target.dtype).name}")
+    if dtype is not None and dtype != target.dtype:
+        raise ValueError(f"{path}: dtype {dtype} in the state, the target has {target.dtype}")
 
 
 def _rebuild(target: Any, children: list[Any]) -> Any:
