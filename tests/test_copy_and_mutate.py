@@ -290,3 +290,16 @@ def test_jax_and_replace_on_the_root_inside_the_block() -> None:
     assert new.w.tolist() == [2.0, 2.0] and new.children[0].w.tolist() == [2.0, 2.0]
     assert type(snapshot.children[0]) is Node and snapshot.w.tolist() == [0.0, 0.0]
     assert o.w.tolist() == [0.0, 0.0] and o.children[0].w.tolist() == [1.0, 1.0]
+
+
+def test_views_work_with_dataclasses_replace_copy_and_equality() -> None:
+    import copy
+
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        view = new.a
+        assert view == o.a  # a view equals its original (same class as far as == is concerned)
+        assert type(dataclasses.replace(view, x=jnp.ones(2))) is Branch
+        assert type(copy.copy(view)) is Branch and type(copy.deepcopy(view.b)) is Leaf
+        view.x = jnp.ones(2)
+        assert view != o.a

@@ -457,8 +457,17 @@ def _make_edit_class(spec: ClassSpec) -> type:
         """The flatten cache, computed: what `replace(view, ...)` reads."""
         return tuple(getattr(self, n) for n in spec.data), tuple(getattr(self, n) for n in spec.static)
 
+    def __new__(edit: type, *args: Any, **kwargs: Any) -> Any:
+        """`type(view)(...)` (as `dataclasses.replace(view)` calls it) builds a plain instance."""
+        return cls(*args, **kwargs)
+
+    def __reduce__(self: Any) -> Any:  # copy/pickle a view as the plain instance it stands for
+        return cls.__jaxdc_replace__(self, {}).__reduce__()  # type: ignore[attr-defined]
+
     namespace = {
         "__slots__": (_ENTRY_SLOT,),
+        "__new__": __new__,
+        "__reduce__": __reduce__,
         CACHE_ATTR: property(_jaxdc_flat_),
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
@@ -467,7 +476,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
         # Creating a subclass runs the `__init_subclass__` hooks of jaxdc classes: an own
         # spec makes `process()` (for PyTreeNode subclasses) treat the class as done. The
         # undecorated-subclass guard `__init__` it also gets is never called: views are
-        # made with `object.__new__`.
+        # made with `object.__new__`, and `__new__` above returns plain instances.
         SPEC_ATTR: spec,
     }
     edit = type(cls)(cls.__name__, (cls,), namespace)

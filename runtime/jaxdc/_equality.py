@@ -32,6 +32,7 @@ import jax
 import numpy as np
 
 from jaxdc._hashability import class_name
+from jaxdc._spec import SPEC_ATTR, ClassSpec
 
 __all__ = ["tree_eq", "tree_hash"]
 
@@ -42,7 +43,7 @@ def tree_eq(self: Any, other: Any) -> Any:
     """`__eq__` of jaxdc classes."""
     if self is other:
         return True
-    if other.__class__ is not self.__class__:
+    if other.__class__ is not self.__class__ and _cls(other) is not _cls(self):
         return NotImplemented
     for f in dataclasses.fields(self):
         if f.compare and not _equal(getattr(self, f.name), getattr(other, f.name), self, f.name):
@@ -55,7 +56,7 @@ def tree_hash(self: Any) -> int:
     values = tuple(getattr(self, f.name) for f in dataclasses.fields(self)
                    if (f.hash is None and f.compare) or f.hash)
     try:
-        return hash((self.__class__, values))
+        return hash((_cls(self), values))
     except TypeError:
         for f, value in zip(dataclasses.fields(self), values):
             try:
@@ -70,6 +71,12 @@ def tree_hash(self: Any) -> int:
                     f"fields of a class used that way."
                 ) from None
         raise
+
+
+def _cls(obj: Any) -> type:
+    """The jaxdc class of `obj`: a `copy_and_mutate` view counts as its user class."""
+    spec = getattr(type(obj), SPEC_ATTR, None)
+    return spec.cls if isinstance(spec, ClassSpec) else type(obj)
 
 
 def _holds_array(value: Any) -> bool:
