@@ -26,7 +26,8 @@ _object_setattr = object.__setattr__
 def _fix(name: str) -> str:
     return (
         f"Fix: jaxdc.replace(obj, {name}=...), or for nested edits "
-        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...`."
+        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...` (spelled "
+        f"`jaxdc.attr(new, lambda n: n.{name}).set(...)` where type checkers must accept it)."
     )
 
 
