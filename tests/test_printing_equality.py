@@ -220,3 +220,16 @@ def test_prng_keys_print_and_compare_by_key_data() -> None:
     assert repr(a) == "Rng(key=key<fry>[2])"
     assert a == Rng(jax.random.split(jax.random.key(0), 2))
     assert a != Rng(jax.random.split(jax.random.key(1), 2))  # numpy's array_equal says False for both
+
+
+def test_repr_of_a_deep_tree_is_linear_not_exponential() -> None:
+    @jdc.pytree_dataclass
+    class Chain:
+        w: jax.Array
+        nxt: Any = None
+
+    node = None
+    for _ in range(40):
+        node = Chain(jnp.zeros(1), node)
+    text = repr(node)
+    assert text.count("Chain(") == 40 and text.count("w=f32[1]") == 40

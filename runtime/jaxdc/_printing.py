@@ -50,12 +50,12 @@ def _format(value: Any, depth: int) -> str:
     if parts is None:
         return repr(value)
     open_, items, close = parts
-    one_line = open_ + ", ".join(k + _format(v, depth + 1) for k, v in items) + close
+    shown = [k + _format(v, depth + 1) for k, v in items]  # once: both layouts use them
+    one_line = open_ + ", ".join(shown) + close
     if len(one_line) + len(_INDENT) * depth <= _WIDTH and "\n" not in one_line:
         return one_line
     pad = _INDENT * (depth + 1)
-    lines = [f"{pad}{k}{_format(v, depth + 1)}," for k, v in items]
-    return "\n".join([open_, *lines, _INDENT * depth + close])
+    return "\n".join([open_, *(f"{pad}{item}," for item in shown), _INDENT * depth + close])
 
 
 def _layout(value: Any) -> tuple[str, list[tuple[str, Any]], str] | None:
