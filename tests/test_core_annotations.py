@@ -210,3 +210,39 @@ def test_class_defined_by_exec_resolves_in_its_own_globals() -> None:
     scope = {"jax": jax, "jnp": jnp, "jdc": jdc}
     exec(compile(source, "<notebook>", "exec"), scope)  # noqa: S102
     assert len(jax.tree.leaves(scope["a"])) == 1 and "3" in _statics(scope["a"])
+
+
+def test_quoted_annotation_under_future_annotations(load_module: Load) -> None:
+    """`x: "T"` under PEP 563 is the string "'T'": evaluating it yields a str, not an error."""
+    m = load_module(
+        """
+        from __future__ import annotations
+        import jax, jax.numpy as jnp
+        import jaxdc as jdc
+
+        @jdc.pytree_dataclass
+        class A:
+            x: "jax.Array"
+            k: "jdc.Static[int]"
+
+        @jdc.pytree_dataclass
+        class B:
+            y: "Missing[int]"
+
+        a = A(jnp.ones(1), 2)
+        """
+    )
+    assert len(jax.tree.leaves(m.a)) == 1 and "2" in _statics(m.a)
+    with pytest.raises(TypeError, match="field 'y' of class 'B'.*'Missing'"):
+        m.B(1)
+    with pytest.raises(TypeError, match="static field 'ids' of class 'C' has unhashable type 'list\\[int\\]'"):
+        load_module(
+            """
+            from __future__ import annotations
+            import jaxdc as jdc
+
+            @jdc.pytree_dataclass
+            class C:
+                ids: "jdc.Static[list[int]]"
+            """
+        )

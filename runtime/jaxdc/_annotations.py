@@ -90,10 +90,9 @@ def _is_framework(module: str) -> bool:
 
 def resolve(annotation: Any, ns: Namespaces) -> Any:
     """The annotation as a runtime object. Raises `UnresolvedName`."""
-    if isinstance(annotation, str):
-        return ns.eval(annotation)
-    if isinstance(annotation, typing.ForwardRef):
-        return ns.eval(annotation.__forward_arg__)
+    while isinstance(annotation, (str, typing.ForwardRef)):  # PEP 563 + quotes: "'T'"
+        source = annotation if isinstance(annotation, str) else annotation.__forward_arg__
+        annotation = ns.eval(source)
     return annotation
 
 
@@ -104,9 +103,11 @@ def is_static(annotation: Any, ns: Namespaces) -> bool:
         return is_static_annotation(annotation)
     source = annotation if isinstance(annotation, str) else annotation.__forward_arg__
     try:
-        return is_static_annotation(ns.eval(source))
+        value = ns.eval(source)
     except UnresolvedName:
         pass  # the head may still be resolvable: `Static["Later"]`
+    else:  # a quoted annotation under PEP 563 evaluates to the inner string
+        return is_static(value, ns) if isinstance(value, str) else is_static_annotation(value)
     try:
         node = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
