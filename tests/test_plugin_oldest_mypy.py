@@ -14,7 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_plugin_checks import CORRECT, DATA_MISUSE, REPLACE_MISUSE, STATIC_MISUSE
+from test_plugin_checks import (
+    CORRECT,
+    DATA_MISUSE,
+    JIT_MISUSE,
+    MUTATION_MISUSE,
+    REPLACE_MISUSE,
+    STATIC_MISUSE,
+    UNUSUAL,
+)
 from test_plugin_structure import PACKAGE
 from test_plugin_support import (
     PYTHON,
@@ -93,6 +101,9 @@ def test_same_diagnostics_cold_and_warm(old_project: Project) -> None:
             "static_misuse.py": STATIC_MISUSE,
             "data_misuse.py": DATA_MISUSE,
             "replace_misuse.py": REPLACE_MISUSE,
+            "jit_misuse.py": JIT_MISUSE,
+            "mutation_misuse.py": MUTATION_MISUSE,
+            "unusual.py": UNUSUAL,
             "correct.py": CORRECT,
         }
     )

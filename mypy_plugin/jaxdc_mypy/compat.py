@@ -10,16 +10,16 @@ from __future__ import annotations
 import os
 
 import mypy
-from mypy.messages import format_type_bare
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
+from mypy.messages import format_type_bare
 from mypy.nodes import FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.types import Instance, Type
+from mypy.types import Instance, RawExpressionType, Type, UnboundType
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
@@ -48,7 +48,7 @@ def class_being_checked(api: CheckerPluginInterface) -> TypeInfo | None:
 
 
 def current_function(api: CheckerPluginInterface) -> FuncItem | None:
-    """The innermost function being type-checked (renamed in mypy 1.16)."""
+    """The innermost function being type-checked (``top_function`` in older mypy)."""
     scope = api.scope  # type: ignore[attr-defined]
     if hasattr(scope, "current_function"):
         return scope.current_function()  # type: ignore[no-any-return]
@@ -71,6 +71,19 @@ def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTa
         return api.lookup_qualified(name)  # type: ignore[attr-defined,no-any-return]
     except KeyError:
         return None
+
+
+def annotation_name(annotation: Type | None) -> str | None:
+    """The name an unanalysed annotation starts with: ``jdc.Static`` for ``jdc.Static[int]``.
+
+    mypy < 2 keeps a whole-string annotation (``x: "Static[int]"``) unparsed as a
+    ``RawExpressionType`` holding the string; newer versions parse it to an ``UnboundType``.
+    """
+    if isinstance(annotation, UnboundType):
+        return annotation.name
+    if isinstance(annotation, RawExpressionType) and isinstance(annotation.literal_value, str):
+        return annotation.literal_value.split("[", 1)[0].strip() or None
+    return None
 
 
 def format_type(typ: Type, options: Options) -> str:

@@ -25,9 +25,9 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
-from mypy.types import Instance, Type, UnboundType, get_proper_type
+from mypy.types import Instance, Type, get_proper_type
 
-from . import names
+from . import compat, names
 
 DATA = "data"
 STATIC = "static"
@@ -140,9 +140,10 @@ def _field_name(stmt: object, info: TypeInfo) -> str | None:
 
 def _is_static_annotation(annotation: Type | None, api: SemanticAnalyzerPluginInterface) -> bool | None:
     """``Static[...]`` as written (any import alias); None while the name is unresolved."""
-    if not isinstance(annotation, UnboundType):
+    name = compat.annotation_name(annotation)
+    if name is None or annotation is None:
         return False
-    sym = api.lookup_qualified(annotation.name, annotation, suppress_errors=True)
+    sym = api.lookup_qualified(name, annotation, suppress_errors=True)
     if sym is None or sym.node is None:
         return False
     if isinstance(sym.node, PlaceholderNode):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mypy.nodes import CallExpr, Decorator, FuncDef
 from mypy.plugin import FunctionContext
-from mypy.types import CallableType, Type, UnboundType
+from mypy.types import CallableType, Type
 
 from . import codes, compat, messages, names, syntax
 from .checks import ClassChecker
@@ -31,9 +31,10 @@ class JitChecker:
             return
         hashability = self._classes.hashability(ctx.api)
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
-            if not isinstance(annotation, UnboundType):
+            name = compat.annotation_name(annotation)
+            if name is None:
                 continue
-            sym = compat.lookup_in_checked_module(ctx.api, annotation.name)
+            sym = compat.lookup_in_checked_module(ctx.api, name)
             if sym is None or sym.node is None or sym.node.fullname != names.STATIC:
                 continue
             problem = hashability.unhashable_part(typ)
