@@ -20,7 +20,7 @@ from jaxdc._construct import finish, run_post_init, static_value_error, unknown_
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 
 __all__ = [
-    "make_copy", "make_flatten", "make_flatten_with_keys", "make_init", "make_replace",
+    "make_apply", "make_copy", "make_copy_mapped", "make_flatten", "make_flatten_with_keys", "make_init", "make_replace",
     "make_reseal", "make_unflatten",
 ]
 
@@ -131,6 +131,15 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     for group, source in ((spec.data, "_jx_children"), (spec.static, "_jx_aux")):
         if group:
             lines.append(f"    {', '.join(group)}, = {source}")
+    lines += _store_lines(spec, ns, "_jx_children")
+    lines.append("    return _jx_obj")
+    return _compile("unflatten", lines, ns, spec.cls.__qualname__)
+
+
+def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str]:
+    """Unflatten's field writes, from locals named like the fields, `_jx_aux` and the
+    `children` tuple: excluded fields get their defaults, and the flatten cache is set."""
+    lines = []
     for f in spec.fields:
         if f.kind != "excluded":
             lines.append(f"    _jx_set({f.name!r}, {f.name})")
@@ -141,9 +150,8 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
             ns[f"_jx_d_{f.name}"] = f.field.default
             lines.append(f"    _jx_set({f.name!r}, _jx_d_{f.name})")
     if spec.cached:
-        lines.append(f"    _jx_set({CACHE_ATTR!r}, (_jx_children, _jx_aux))")
-    lines.append("    return _jx_obj")
-    return _compile("unflatten", lines, ns, spec.cls.__qualname__)
+        lines.append(f"    _jx_set({CACHE_ATTR!r}, ({children}, _jx_aux))")
+    return lines
 
 
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -232,3 +240,51 @@ def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
         lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
     lines += _seal_lines(spec, "    ", "_jx_obj")
     return _compile("reseal", lines, {}, spec.cls.__qualname__)
+
+
+def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
+    """`apply(obj, changes)`: a new instance of `obj`'s fields with `changes` (a dict of
+    pytree field names, already checked) applied, built like unflatten builds it: how
+    `copy_and_mutate` finishes an edited node, so its results are made like jit outputs.
+    Statics are re-hashed only when one changed; otherwise `obj`'s statics tuple is reused,
+    so jit compares treedefs by identity.
+    """
+    ns: dict[str, Any] = {"_jx_cls": spec.cls}
+    lines = ["def apply(_jx_src, _jx_changes):"]
+    if spec.cached:
+        lines.append(f"    _jx_data, _jx_aux = _jx_src.{CACHE_ATTR}")
+        lines += [f"    {_tuple(group)} = {source}"
+                  for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux")) if group]
+    else:
+        lines += [f"    {n} = _jx_src.{n}" for n in (*spec.data, *spec.static)]
+        lines.append(f"    _jx_aux = {_tuple(spec.static)}")
+    lines.append("    _jx_static_changed = False")
+    lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
+    for i, n in enumerate((*spec.data, *spec.static)):
+        flag = "; _jx_static_changed = True" if n in spec.static else ""
+        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v{flag}")
+    if not spec.data and not spec.static:
+        lines.append("        pass")
+    lines += ["    _jx_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_obj)",
+              "    if _jx_static_changed:", f"        _jx_aux = {_tuple(spec.static)}",
+              "        try:", "            _jx_hash(_jx_aux)", "        except TypeError:",
+              "            _jx_bad_static(_jx_obj, _jx_aux)",
+              f"    _jx_children = {_tuple(spec.data)}",
+              *_store_lines(spec, ns, "_jx_children"), "    return _jx_obj"]
+    return _compile("apply", lines, ns, spec.cls.__qualname__)
+
+
+def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
+    """`copy(obj, map, plain)`: a new sealed instance holding `obj`'s field values, data
+    values whose type is not in the set `plain` replaced by `map(value, field_name)` (the
+    object a `copy_and_mutate` block yields: its node children are views). Statics are
+    `obj`'s, so they are not re-hashed."""
+    lines = ["def copy(_jx_obj, _jx_map, _jx_plain):"]
+    lines += [f"    {n} = _jx_obj.{n}" for n in (f.name for f in spec.fields)]
+    lines += [f"    if _jx_type({n}) not in _jx_plain: {n} = _jx_map({n}, {n!r})" for n in spec.data]
+    lines += ["    _jx_copy = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_copy)"]
+    lines += [f"    _jx_set({n!r}, {n})" for n in (f.name for f in spec.fields)]
+    if spec.cached:
+        lines.append(f"    _jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_obj.{CACHE_ATTR}[1]))")
+    lines.append("    return _jx_copy")
+    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)

@@ -50,7 +50,7 @@ import jax
 import numpy as np
 from jax.tree_util import GetAttrKey
 
-from jaxdc._codegen import make_copy, make_reseal, make_unflatten
+from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_unflatten
 from jaxdc._construct import static_value_error
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
@@ -82,27 +82,31 @@ def copy_and_mutate(obj: _T, validate: bool = True) -> CopyAndMutate:
 
 class _Entry:
     """A copy's record: its original, where it was found (for error paths), for views the
-    fields read or assigned so far, and at exit its result."""
+    fields read or assigned so far, and its result (the original until a change makes a
+    new one at exit, so untouched copies need no work at exit). Made by `claim` with plain
+    slot writes: an `__init__` call would cost twice as much, once per node read."""
 
     __slots__ = ("block", "changes", "copy", "dirty", "final", "key", "parent", "src")
-
-    def __init__(self, block: CopyAndMutate, src: Any, parent: _Entry | None, key: Any) -> None:
-        self.block, self.src, self.parent, self.key = block, src, parent, key
-        self.changes: dict[str, Any] = {}  # views: fields assigned, and node fields read
-        self.dirty = False  # a field was assigned, or a child's result is new
-        self.final: Any = _NONE
-        self.copy: Any = None  # containers: the copy (a view refers to its record instead)
+    block: CopyAndMutate
+    changes: dict[str, Any]  # views: fields assigned, and node fields read
+    copy: Any  # containers: the copy (a view refers to its record instead)
+    dirty: bool  # a field was assigned, or a child's result is new
+    final: Any
+    key: Any
+    parent: _Entry | None
+    src: Any
 
 
 class CopyAndMutate:
     """One `with copy_and_mutate(...)` block: owns every copy made through it."""
 
-    __slots__ = ("_containers", "_obj", "_order", "_problems", "_root", "_validate", "open")
+    __slots__ = ("_containers", "_kind", "_obj", "_order", "_problems", "_root", "_validate",
+                 "open")
 
     def __init__(self, obj: Any, validate: bool) -> None:
         kind = _kind_of(type(obj))
         if kind.__class__ is _EditKind and type(obj) is kind.edit:
-            owner = _object_getattribute(obj, _ENTRY_SLOT)
+            owner = kind.record_of(obj)
             if owner.block.open:
                 raise _nested_error(kind.cls)
             obj = owner.final  # kept from a block that has ended: its result
@@ -114,8 +118,9 @@ class CopyAndMutate:
                    "for other pytrees use jax.tree_util or equinox.tree_at.")
             )
         self._obj = obj
+        self._kind = kind
         self._validate = validate
-        self._order: list[Any] = []  # records of all copies, parents before their children
+        self._order: list[_Entry] = []  # records of all copies, parents before their children
         self._containers: dict[int, _Entry] = {}  # id(container copy) -> its record
         self._root: Any = _NONE
         self._problems: list[tuple[_Entry | None, str, str]] = []  # validate: (where, key, what)
@@ -125,19 +130,15 @@ class CopyAndMutate:
         if self._root is not _NONE:
             raise RuntimeError("a copy_and_mutate(...) context can be entered only once")
         self.open = True
-        kind = _KINDS[type(self._obj)]
+        kind = self._kind
         if kind.__class__ is _EditKind:
-            root = self._root = kind.copy(self._obj)
-            for name in kind.data_index:  # the root is a plain instance: its node children are views
-                value = _object_getattribute(root, name)
-                if _KINDS.get(type(value)) is not _SHARED:
-                    claimed = self.claim(value, None, name)
-                    if claimed is not value:
-                        _object_setattr(root, name, claimed)
-            kind.reseal(root)  # a flatten cache for JAX calls and replace() inside the block
+            # The root is a plain instance (it becomes the result, and a user class never gets
+            # a __getattribute__), so its node children are views from the start; it has a
+            # flatten cache for JAX calls and replace() inside the block.
+            root = self._root = kind.copy(self._obj, self.claim, _SHARED_TYPES)
             EDITING.add(id(root))  # assignments keep that cache up to date
         else:
-            self._root = self.claim(self._obj, None, None)
+            self._root = self.claim(self._obj, None)
         return self._root
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
@@ -146,26 +147,9 @@ class CopyAndMutate:
         EDITING.discard(id(root))
         validate = self._validate and exc_type is None
         try:
-            for entry in reversed(self._order):  # children before parents
-                if entry.dirty or entry.copy is not None:
-                    self._finish(entry, validate)
-                else:
-                    entry.final = entry.src  # an untouched view: the original itself
-            kind = _KINDS[type(self._obj)]
-            if kind.__class__ is _EditKind:
-                obj = self._obj
-                for name in kind.data_index:
-                    value = _object_getattribute(root, name)
-                    leaf = _KINDS.get(type(value)) in (None, _SHARED)
-                    final = value if leaf else self._final(value)
-                    if final is not value:
-                        _object_setattr(root, name, final)
-                    if validate:
-                        self._compare(None, name, value, final, getattr(obj, name))
-                if validate:
-                    for name in kind.static_index:
-                        self._compare_static(None, kind, name, getattr(root, name), getattr(obj, name))
-                kind.reseal(root)  # flatten cache; static values hash-checked
+            self._finish_copies(validate)
+            if self._kind.__class__ is _EditKind:
+                self._finish_root(validate)
             for where, key, what in self._problems:
                 path = self._path(where)
                 if path is not None:  # else detached from the result by a later assignment
@@ -178,7 +162,24 @@ class CopyAndMutate:
             self._order.clear()
             self._containers.clear()
 
-    def claim(self, value: Any, parent: _Entry | None, key: Any) -> Any:
+    def _finish_root(self, validate: bool) -> None:
+        """Point the root's fields at their results, compare the changed ones with `obj`'s,
+        and reseal it. Fields still holding `obj`'s values are skipped."""
+        root, obj, kind = self._root, self._obj, self._kind
+        for name, value, old in zip(kind.data, kind.read_data(root), kind.read_data(obj)):
+            if value is old:
+                continue
+            final = self._final(value)
+            if final is not value:
+                _object_setattr(root, name, final)
+            if validate and final is not old:
+                self._compare(None, name, value, final, old)
+        if validate:
+            for name, new, old in zip(kind.static, kind.read_static(root), kind.read_static(obj)):
+                self._compare_static(None, kind, name, new, old)
+        kind.reseal(root)  # flatten cache; static values hash-checked
+
+    def claim(self, value: Any, key: Any, parent: _Entry | None = None) -> Any:
         """`value` itself if it is a leaf or already this block's copy, else a copy of it
         (a view for a jaxdc instance), recorded as found at `parent.key` / `parent[key]`."""
         tp = type(value)
@@ -187,32 +188,39 @@ class CopyAndMutate:
             return value
         if kind.__class__ is _EditKind:
             if tp is kind.edit:
-                owner = _object_getattribute(value, _ENTRY_SLOT)
+                owner = kind.record_of(value)
                 if owner.block is self:
                     return value
                 if owner.block.open:
                     raise _nested_error(kind.cls)
-                return self.claim(owner.final, parent, key)  # kept from an ended block
-            entry = _Entry(self, value, parent, key)
-            copy = _new(kind.edit)
-            _object_setattr(copy, _ENTRY_SLOT, entry)
-            self._order.append(entry)
-            return copy
-        if id(value) in self._containers:
+                return self.claim(owner.final, key, parent)  # kept from an ended block
+        elif id(value) in self._containers:
             return value
-        entry = _Entry(self, value, parent, key)
-        slot = len(self._order)
+        entry = _new(_Entry)
+        entry.block, entry.src, entry.parent, entry.key = self, value, parent, key
+        entry.changes, entry.dirty, entry.final, entry.copy = {}, False, value, None
         self._order.append(entry)  # a parent is listed before its children
+        if kind.__class__ is _EditKind:
+            view = _new(kind.edit)
+            kind.attach(view, entry)
+            return view
+        return self._copy_container(entry, kind)
+
+    def _copy_container(self, entry: _Entry, kind: Any) -> Any:
+        """A list or dict is copied, its items claimed; a tuple only if it holds nodes."""
+        value = entry.src
         if kind is list or kind is dict:
             copy = entry.copy = kind(value)
             self._containers[id(copy)] = entry
             for k, v in (enumerate(value) if kind is list else value.items()):
-                copy[k] = self.claim(v, entry, k)
+                copy[k] = self.claim(v, k, entry)
             return copy
-        items = [self.claim(v, entry, i) for i, v in enumerate(value)]
+        slot = len(self._order) - 1
+        items = [self.claim(v, i, entry) for i, v in enumerate(value)]
         if _same(items, value):
             del self._order[slot:]
             return value  # nothing inside can be edited: share it
+        tp = type(value)
         copy = entry.copy = tuple(items) if tp is tuple else tp(*items)
         self._containers[id(copy)] = entry
         return copy
@@ -220,12 +228,14 @@ class CopyAndMutate:
     def _final(self, value: Any) -> Any:
         """The result standing for a value read from a copy at exit."""
         tp = type(value)
+        if tp in _SHARED_TYPES:
+            return value
         kind = _KINDS.get(tp)
-        if kind is None or kind is _SHARED:
+        if kind is None:
             return value
         if kind.__class__ is _EditKind:
             if tp is kind.edit:  # a view of this block, or kept from one that has ended
-                entry = _object_getattribute(value, _ENTRY_SLOT)
+                entry = kind.record_of(value)
                 if entry.block is not self and entry.block.open:
                     raise _nested_error(kind.cls)
                 return entry.final
@@ -247,60 +257,66 @@ class CopyAndMutate:
             return value
         return tp(items) if tp is list or tp is tuple else tp(*items)
 
-    def _finish(self, entry: _Entry, validate: bool) -> None:
-        """Work out a copy's result (its original if nothing in it changed), comparing what
-        changed with `obj` if `validate`; a new result makes its parent dirty. Children are
-        finished before their parents."""
-        src = final = entry.src
-        copy = entry.copy
-        if copy is None:  # a view with changes
-            kind = _KINDS[type(src)]
-            data, statics = list(kind.read_data(src)), list(kind.read_static(src))
-            static_changed = False
-            for name, value in entry.changes.items():
-                i = kind.data_index.get(name)
-                if i is None:
-                    i = kind.static_index[name]
-                    if validate:
-                        self._compare_static(entry, kind, name, value, statics[i])
-                    statics[i] = value
-                    static_changed = True
-                else:
-                    new = self._final(value)
-                    if validate:
-                        self._compare(entry, name, value, new, data[i])
-                    data[i] = new
-            aux = tuple(statics)
-            if static_changed:
-                try:
-                    hash(aux)
-                except TypeError:
-                    static_value_error(src, aux)
-            final = kind.unflatten(aux, tuple(data))
-        elif type(copy) is list or type(copy) is dict:
-            is_dict = type(copy) is dict
-            if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
-                what = (f"dict keys changed from {list(src)} to {list(copy)}" if is_dict else
-                        f"list length changed from {len(src)} to {len(copy)}")
-                self._problems.append((entry, "", what))
-                validate = False
-            for k, value in list(copy.items() if is_dict else enumerate(copy)):
-                new = copy[k] = self._final(value)
-                if validate:
-                    self._compare(entry, (k,), value, new, src[k])
-            if is_dict:
-                same = list(copy) == list(src) and _same(copy.values(), src.values())
+    def _finish_copies(self, validate: bool) -> None:
+        """Work out each copy's result, children before parents, comparing what changed
+        with `obj` if `validate`; a new result makes its parent dirty. A view nothing was
+        assigned to (directly or below it) keeps its original as its result."""
+        for entry in reversed(self._order):
+            if entry.copy is not None:
+                final = self._finish_container(entry, validate)
+            elif entry.dirty:
+                final = self._finish_view(entry, validate)
             else:
-                same = len(copy) == len(src) and _same(copy, src)
-            if not same:
-                final = copy
-        else:  # a tuple holding copies (immutable: nothing to compare)
+                continue
+            entry.final = final
+            if final is not entry.src and entry.parent is not None:
+                entry.parent.dirty = True
+
+    def _finish_view(self, entry: _Entry, validate: bool) -> Any:
+        """A view's result: its original with the fields whose results differ from it
+        replaced, built by the generated `apply`; the original itself if none differ."""
+        src = entry.src
+        kind = _KINDS[type(src)]
+        changed = {}
+        for name, value in entry.changes.items():
+            old = getattr(src, name)
+            if name in kind.static_names:
+                if validate:
+                    self._compare_static(entry, kind, name, value, old)
+                new = value
+            else:
+                new = self._final(value)
+                if new is old:
+                    continue  # e.g. a view read but not changed, or a value put back
+                if validate:
+                    self._compare(entry, name, value, new, old)
+            changed[name] = new
+        return kind.apply(src, changed) if changed else src
+
+    def _finish_container(self, entry: _Entry, validate: bool) -> Any:
+        """A copied list's, dict's or tuple's result: the copy holding its items' results,
+        or the original if the items are the same ones."""
+        src, copy = entry.src, entry.copy
+        if type(copy) is not list and type(copy) is not dict:  # a tuple (nothing to compare)
             items = [self._final(v) for v in copy]
-            if not _same(items, src):
-                final = tuple(items) if type(src) is tuple else type(src)(*items)
-        entry.final = final
-        if final is not src and entry.parent is not None:
-            entry.parent.dirty = True
+            if _same(items, src):
+                return src
+            return tuple(items) if type(src) is tuple else type(src)(*items)
+        is_dict = type(copy) is dict
+        if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
+            what = (f"dict keys changed from {list(src)} to {list(copy)}" if is_dict else
+                    f"list length changed from {len(src)} to {len(copy)}")
+            self._problems.append((entry, "", what))
+            validate = False
+        for k, value in list(copy.items() if is_dict else enumerate(copy)):
+            new = copy[k] = self._final(value)
+            if validate:
+                self._compare(entry, (k,), value, new, src[k])
+        if is_dict:
+            same = list(copy) == list(src) and _same(copy.values(), src.values())
+        else:
+            same = len(copy) == len(src) and _same(copy, src)
+        return src if same else copy
 
     def _compare(self, where: _Entry | None, key: Any, value: Any, new: Any, old: Any) -> None:
         """Record a problem if `new` (the result of `value`, found at `where.key`, or at
@@ -308,13 +324,17 @@ class CopyAndMutate:
         this block compares itself."""
         if new is old:
             return
-        if type(new) is type(old) and type(new) in _ARRAY_TYPES:
-            if new.shape == old.shape and new.dtype == old.dtype:
+        tp = type(new)
+        if tp is type(old) and tp in _ARRAY_TYPES:
+            if tp in _JAX_ARRAY_TYPES:  # jax interns avals: the same one, same shape and dtype
+                if new.aval is old.aval:
+                    return
+            elif new.shape == old.shape and new.dtype == old.dtype:
                 return
         else:
             kind = _KINDS.get(type(value))
             if kind.__class__ is _EditKind and type(value) is kind.edit:
-                view = _object_getattribute(value, _ENTRY_SLOT)
+                view = kind.record_of(value)
                 if view.block is self and view.src is old:
                     return
             elif (entry := self._containers.get(id(value))) is not None and entry.src is old:
@@ -370,18 +390,23 @@ def _same(a: Any, b: Any) -> bool:
 class _EditKind:
     """How to copy, view and rebuild the instances of one jaxdc class."""
 
-    __slots__ = ("cls", "copy", "data_index", "edit", "read_data", "read_static", "reseal",
-                 "static_index", "unflatten")
+    __slots__ = ("apply", "attach", "cls", "copy", "data", "edit", "read_data", "read_static",
+                 "record_of", "reseal", "static", "static_names", "unflatten")
 
     def __init__(self, spec: ClassSpec) -> None:
         self.cls = spec.cls
-        self.data_index = {n: i for i, n in enumerate(spec.data)}
-        self.static_index = {n: i for i, n in enumerate(spec.static)}
+        self.data, self.static = spec.data, spec.static  # names, in flatten order
+        self.static_names = frozenset(spec.static)
         self.read_data, self.read_static = _reader(spec.data), _reader(spec.static)
         self.edit = _make_edit_class(spec)
-        self.copy = make_copy(spec)
+        # A view's record lives in a slot of the view; its descriptor's own get/set skip the
+        # view's __getattribute__/__setattr__ and cost less than object.__getattribute__.
+        slot = self.edit.__dict__[_ENTRY_SLOT]
+        self.record_of, self.attach = slot.__get__, slot.__set__
+        self.copy = make_copy_mapped(spec)
         self.reseal = make_reseal(spec)
         self.unflatten = make_unflatten(spec)
+        self.apply = make_apply(spec)
 
 
 def _reader(names: tuple[str, ...]) -> Any:
@@ -397,6 +422,7 @@ def _reader(names: tuple[str, ...]) -> Any:
 # e.g. arrays). One entry per type ever met in an edited field: a handful.
 _SHARED = object()
 _KINDS: dict[type, Any] = {list: list, dict: dict, tuple: tuple}
+_SHARED_TYPES: set[type] = set()  # the types whose kind is _SHARED: the common leaf test
 
 
 def _kind_of(tp: type) -> Any:
@@ -411,6 +437,7 @@ def _kind_of(tp: type) -> Any:
         kind = _KINDS[tp] = tuple
     else:
         kind = _KINDS[tp] = _SHARED
+        _SHARED_TYPES.add(tp)
     return kind
 
 
@@ -423,21 +450,21 @@ def _make_edit_class(spec: ClassSpec) -> type:
     def __getattribute__(self: Any, name: str) -> Any:
         if name not in fields:
             return _object_getattribute(self, name)
-        entry = _object_getattribute(self, _ENTRY_SLOT)
+        entry = record_of(self)
         block = entry.block
         if not block.open:
             return getattr(entry.final, name)
         value = entry.changes.get(name, _NONE)
         if value is _NONE:
             value = getattr(entry.src, name)
-            if name in lazy:
-                claimed = block.claim(value, entry, name)
+            if name in lazy and type(value) not in _SHARED_TYPES:
+                claimed = block.claim(value, name, entry)
                 if claimed is not value:
                     entry.changes[name] = value = claimed
         return value
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
-        entry = _object_getattribute(self, _ENTRY_SLOT)
+        entry = record_of(self)
         if not entry.block.open:
             raise dataclasses.FrozenInstanceError(
                 f"cannot assign to field '{name}' of '{class_name(cls)}': this object was "
@@ -480,6 +507,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
         SPEC_ATTR: spec,
     }
     edit = type(cls)(cls.__name__, (cls,), namespace)
+    record_of = edit.__dict__[_ENTRY_SLOT].__get__
     data, static = spec.data, spec.static
     keys = tuple(GetAttrKey(n) for n in data)
 
@@ -496,13 +524,19 @@ def _make_edit_class(spec: ClassSpec) -> type:
 
 
 _ARRAYS = (jax.Array, np.ndarray, np.generic)
-_ARRAY_TYPES: set[type] = set()  # concrete array types met so far: a fast `isinstance`
+# Concrete array types met so far: an exact-type test is cheaper than `isinstance`. For
+# jax arrays `.shape`/`.dtype` are Python properties reading `.aval`: compare that first.
+_ARRAY_TYPES: set[type] = set()
+_JAX_ARRAY_TYPES: set[type] = set()
 
 
 def _mismatch(new: Any, old: Any) -> tuple[str, str] | None:
     """(key path inside the value, what changed) if `new` cannot stand in for `old`."""
     if isinstance(new, _ARRAYS) and isinstance(old, _ARRAYS):
-        _ARRAY_TYPES.update((type(new), type(old)))
+        for x in (new, old):
+            _ARRAY_TYPES.add(type(x))
+            if isinstance(x, jax.Array) and hasattr(x, "aval"):
+                _JAX_ARRAY_TYPES.add(type(x))
         if new.shape == old.shape and new.dtype == old.dtype:
             return None
         return "", _leaf_change(new, old)
