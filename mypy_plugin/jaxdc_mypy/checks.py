@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Context, TypeInfo
+from mypy.nodes import Context, MypyFile, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
@@ -17,7 +17,14 @@ from . import codes, compat, messages
 from .arraylike import ANY, ArrayLikeRules
 from .config import ClassNames, PluginConfig
 from .display import show
-from .fields import DATA, STATIC, declared_type, declaring_statements, pytree_fields
+from .fields import (
+    DATA,
+    STATIC,
+    PytreeField,
+    declared_type,
+    declaring_statements,
+    pytree_fields,
+)
 from .hashability import HashabilityRules
 
 
@@ -27,15 +34,26 @@ class ClassChecker:
         self._extra_arrays = ClassNames(config.extra_array_types, resolve)
         self._extra_pytree_bases = ClassNames(config.extra_pytree_bases, resolve)
         self._extra_hashable = ClassNames(config.extra_hashable_types, resolve)
+        # Built once the configured names stop changing (they resolve as modules load).
+        self._hashability: (
+            tuple[tuple[frozenset[str], ...], dict[str, MypyFile], HashabilityRules] | None
+        ) = None
+        self._arrays: tuple[tuple[frozenset[str], ...], ArrayLikeRules] | None = None
 
     def hashability(self, api: CheckerPluginInterface) -> HashabilityRules:
         """The static-field rules with the configured classes (also used for jit)."""
-        return HashabilityRules(
-            self._extra_arrays.fullnames(),
-            self._extra_hashable.fullnames(),
-            compat.all_modules(api),
-            api.options,
-        )
+        key = (self._extra_arrays.fullnames(), self._extra_hashable.fullnames())
+        modules = compat.all_modules(api)
+        cached = self._hashability
+        if cached is None or cached[0] != key or cached[1] is not modules:
+            cached = self._hashability = (key, modules, HashabilityRules(*key, modules, api.options))
+        return cached[2]
+
+    def _arraylike(self) -> ArrayLikeRules:
+        key = (self._extra_arrays.fullnames(), self._extra_pytree_bases.fullnames())
+        if self._arrays is None or self._arrays[0] != key:
+            self._arrays = (key, ArrayLikeRules(*key))
+        return self._arrays[1]
 
     def check(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
         """Report each bad field of ``info`` once.
@@ -45,49 +63,47 @@ class ClassChecker:
         ``class B(A[list[int]])``): otherwise the base already reported it.
         """
         hashability = self.hashability(api)
-        arrays = ArrayLikeRules(self._extra_arrays.fullnames(), self._extra_pytree_bases.fullnames())
+        arrays = self._arraylike()
         instance = compat.self_instance(info)
-        statements = declaring_statements(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
                 continue
             typ = compat.member_type(instance, field.name)
-            if typ is None:
+            if typ is None or (field.owner is not info and typ == declared_type(field)):
                 continue
-            if field.owner is info:
-                context: Context = statements.get(field.name) or info.defn
-            elif typ == declared_type(field):
-                continue
-            else:
-                context = info.defn
             if field.kind == STATIC:
                 problem = hashability.unhashable_part(typ)
                 if problem is not None:
-                    api.fail(
-                        messages.static_unhashable(field.name, info.name, problem),
-                        context,
-                        code=codes.STATIC,
-                    )
+                    message = messages.static_unhashable(field.name, info.name, problem)
+                    api.fail(message, _where(info, field), code=codes.STATIC)
             else:
-                self._check_data(arrays, field.name, info, typ, context, api)
+                self._check_data(arrays, field, info, typ, api)
 
     def _check_data(
         self,
         arrays: ArrayLikeRules,
-        name: str,
+        field: PytreeField,
         info: TypeInfo,
         typ: Type,
-        context: Context,
         api: CheckerPluginInterface,
     ) -> None:
         problem = arrays.non_array_part(typ)
-        if problem is None:
+        if problem is None or (problem is ANY and not self._check_any):
             return
         shown = show(typ, api.options)
         if problem is ANY:
-            if self._check_any:
-                api.fail(messages.data_any(name, info.name, shown), context, code=codes.ANY)
-            return
-        api.fail(
-            messages.data_not_arraylike(name, info.name, shown, problem), context, code=codes.DATA
-        )
+            message, code = messages.data_any(field.name, info.name, shown), codes.ANY
+        else:
+            message = messages.data_not_arraylike(field.name, info.name, shown, problem)
+            code = codes.DATA
+        api.fail(message, _where(info, field), code=code)
+
+
+def _where(info: TypeInfo, field: PytreeField) -> Context:
+    """The field's own line if ``info`` declares it, else the class line (looked up only
+    when there is something to report)."""
+    if field.owner is info:
+        statement = declaring_statements(info).get(field.name)
+        if statement is not None:
+            return statement
+    return info.defn

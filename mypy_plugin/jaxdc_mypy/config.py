@@ -131,4 +131,4 @@ class ClassNames:
             found = {name: self._resolve(name) for name in self._pending}
             self._resolved |= {full for full in found.values() if full is not None}
             self._pending = {name for name, full in found.items() if full is None}
-        return self._resolved | self._pending
+        return self._resolved | self._pending if self._pending else self._resolved
