@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import dataclasses
 from operator import attrgetter
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import jax
@@ -65,6 +67,7 @@ _new = object.__new__
 _object_getattribute = object.__getattribute__
 _object_setattr = object.__setattr__
 _NONE = object()
+_NO_CHANGES: Mapping[str, Any] = MappingProxyType({})  # a record's until it needs a dict
 _ENTRY_SLOT = "_jaxdc_edit_"
 
 
@@ -86,14 +89,15 @@ class _Entry:
     new one at exit, so untouched copies need no work at exit). Made by `claim` with plain
     slot writes: an `__init__` call would cost twice as much, once per node read."""
 
-    __slots__ = ("block", "changes", "copy", "dirty", "final", "key", "parent", "src")
+    __slots__ = ("assigned", "block", "changes", "copy", "final", "key", "parent", "pushed", "src")
+    assigned: dict[str, Any] | None  # views: the fields assigned
     block: CopyAndMutate
-    changes: dict[str, Any]  # views: fields assigned, and node fields read
+    changes: Mapping[str, Any]  # views: what reads return: fields assigned, copies of nodes read
     copy: Any  # containers: the copy (a view refers to its record instead)
-    dirty: bool  # a field was assigned, or a child's result is new
     final: Any
     key: Any
     parent: _Entry | None
+    pushed: dict[str, Any] | None  # views: new results of the copies read from their fields
     src: Any
 
 
@@ -104,9 +108,9 @@ class CopyAndMutate:
                  "open")
 
     def __init__(self, obj: Any, validate: bool) -> None:
-        kind = _kind_of(type(obj))
+        kind = _KINDS.get(type(obj)) or _kind_of(type(obj))
         if kind.__class__ is _EditKind and type(obj) is kind.edit:
-            owner = kind.record_of(obj)
+            owner = _record(obj)
             if owner.block.open:
                 raise _nested_error(kind.cls)
             obj = owner.final  # kept from a block that has ended: its result
@@ -135,7 +139,7 @@ class CopyAndMutate:
             # The root is a plain instance (it becomes the result, and a user class never gets
             # a __getattribute__), so its node children are views from the start; it has a
             # flatten cache for JAX calls and replace() inside the block.
-            root = self._root = kind.copy(self._obj, self.claim, _SHARED_TYPES)
+            root = self._root = kind.copy(self._obj, self._claim_root_child, _SHARED_TYPES)
             EDITING.add(id(root))  # assignments keep that cache up to date
         else:
             self._root = self.claim(self._obj, None)
@@ -166,7 +170,8 @@ class CopyAndMutate:
         """Point the root's fields at their results, compare the changed ones with `obj`'s,
         and reseal it. Fields still holding `obj`'s values are skipped."""
         root, obj, kind = self._root, self._obj, self._kind
-        for name, value, old in zip(kind.data, kind.read_data(root), kind.read_data(obj)):
+        (data, statics), (old_data, old_statics) = kind.flat(root), kind.flat(obj)
+        for name, value, old in zip(kind.data, data, old_data):
             if value is old:
                 continue
             final = self._final(value)
@@ -174,8 +179,8 @@ class CopyAndMutate:
                 _object_setattr(root, name, final)
             if validate and final is not old:
                 self._compare(None, name, value, final, old)
-        if validate:
-            for name, new, old in zip(kind.static, kind.read_static(root), kind.read_static(obj)):
+        if validate and statics is not old_statics:  # the same tuple unless one was assigned
+            for name, new, old in zip(kind.static, statics, old_statics):
                 self._compare_static(None, kind, name, new, old)
         kind.reseal(root)  # flatten cache; static values hash-checked
 
@@ -188,7 +193,7 @@ class CopyAndMutate:
             return value
         if kind.__class__ is _EditKind:
             if tp is kind.edit:
-                owner = kind.record_of(value)
+                owner = _record(value)
                 if owner.block is self:
                     return value
                 if owner.block.open:
@@ -196,15 +201,36 @@ class CopyAndMutate:
                 return self.claim(owner.final, key, parent)  # kept from an ended block
         elif id(value) in self._containers:
             return value
-        entry = _new(_Entry)
-        entry.block, entry.src, entry.parent, entry.key = self, value, parent, key
-        entry.changes, entry.dirty, entry.final, entry.copy = {}, False, value, None
-        self._order.append(entry)  # a parent is listed before its children
+        entry = self.record(value, key, parent)
         if kind.__class__ is _EditKind:
             view = _new(kind.edit)
             kind.attach(view, entry)
             return view
         return self._copy_container(entry, kind)
+
+    def _claim_root_child(self, value: Any, key: str) -> Any:
+        """`claim` for a field of the root, whose node children become views as the block is
+        entered (before anyone reads them). Their records wait for first use: a view holds
+        only the stub `(block, original, field name)` until then (see `_record`), as most of
+        the root's children are never touched."""
+        kind = _KINDS.get(type(value)) or _kind_of(type(value))
+        if kind.__class__ is _EditKind and type(value) is not kind.edit:
+            view = _new(kind.edit)
+            kind.attach(view, (self, value, key))
+            return view
+        return self.claim(value, key)
+
+    def record(self, value: Any, key: Any, parent: _Entry | None) -> _Entry:
+        """A new record for a copy of `value`, listed after its parent's."""
+        entry = _new(_Entry)
+        entry.block = self
+        entry.src = entry.final = value
+        entry.parent = parent
+        entry.key = key
+        entry.changes = _NO_CHANGES
+        entry.assigned = entry.copy = entry.pushed = None
+        self._order.append(entry)
+        return entry
 
     def _copy_container(self, entry: _Entry, kind: Any) -> Any:
         """A list or dict is copied, its items claimed; a tuple only if it holds nodes."""
@@ -236,9 +262,13 @@ class CopyAndMutate:
         if kind.__class__ is _EditKind:
             if tp is kind.edit:  # a view of this block, or kept from one that has ended
                 entry = kind.record_of(value)
-                if entry.block is not self and entry.block.open:
+                if entry.__class__ is tuple:  # a root child's view that was never used
+                    block, final, _ = entry
+                else:
+                    block, final = entry.block, entry.final
+                if block is not self and block.open:
                     raise _nested_error(kind.cls)
-                return entry.final
+                return final
             # A plain instance assigned by the user, maybe built from views (e.g. by
             # `replace(new.a, ...)`): rebuild it around their results.
             data = kind.read_data(value)
@@ -259,37 +289,42 @@ class CopyAndMutate:
 
     def _finish_copies(self, validate: bool) -> None:
         """Work out each copy's result, children before parents, comparing what changed
-        with `obj` if `validate`; a new result makes its parent dirty. A view nothing was
-        assigned to (directly or below it) keeps its original as its result."""
+        with `obj` if `validate`. A view nothing was assigned to (directly or below it)
+        keeps its original as its result; a new result read from a view's field is pushed
+        to that view, so finishing it needs no lookups for the fields merely read."""
         for entry in reversed(self._order):
             if entry.copy is not None:
                 final = self._finish_container(entry, validate)
-            elif entry.dirty:
+            elif entry.assigned is not None or entry.pushed is not None:
                 final = self._finish_view(entry, validate)
             else:
                 continue
             entry.final = final
-            if final is not entry.src and entry.parent is not None:
-                entry.parent.dirty = True
+            parent = entry.parent
+            if final is not entry.src and parent is not None and parent.copy is None:
+                if parent.pushed is None:
+                    parent.pushed = {}
+                parent.pushed[entry.key] = final
 
     def _finish_view(self, entry: _Entry, validate: bool) -> Any:
         """A view's result: its original with the fields whose results differ from it
         replaced, built by the generated `apply`; the original itself if none differ."""
         src = entry.src
         kind = _KINDS[type(src)]
-        changed = {}
-        for name, value in entry.changes.items():
+        changed = entry.pushed or {}  # copies read here compared themselves
+        for name, value in (entry.assigned or _NO_CHANGES).items():  # assignments win
             old = getattr(src, name)
             if name in kind.static_names:
                 if validate:
                     self._compare_static(entry, kind, name, value, old)
-                new = value
-            else:
-                new = self._final(value)
-                if new is old:
-                    continue  # e.g. a view read but not changed, or a value put back
-                if validate:
-                    self._compare(entry, name, value, new, old)
+                changed[name] = value
+                continue
+            new = value if type(value) in _SHARED_TYPES else self._final(value)
+            if new is old:  # a value put back
+                changed.pop(name, None)
+                continue
+            if validate:
+                self._compare(entry, name, value, new, old)
             changed[name] = new
         return kind.apply(src, changed) if changed else src
 
@@ -334,7 +369,7 @@ class CopyAndMutate:
         else:
             kind = _KINDS.get(type(value))
             if kind.__class__ is _EditKind and type(value) is kind.edit:
-                view = kind.record_of(value)
+                view = _record(value)
                 if view.block is self and view.src is old:
                     return
             elif (entry := self._containers.get(id(value))) is not None and entry.src is old:
@@ -375,6 +410,17 @@ class CopyAndMutate:
         return "new" + "".join(reversed(parts))
 
 
+def _record(view: Any) -> _Entry:
+    """A view's record; a root child's view gets it on first use, from its stub."""
+    kind = _KINDS[type(view)]
+    entry = kind.record_of(view)
+    if entry.__class__ is tuple:
+        block, src, key = entry
+        entry = block.record(src, key, None)
+        kind.attach(view, entry)
+    return entry
+
+
 def _nested_error(cls: type) -> TypeError:
     return TypeError(
         f"copy_and_mutate() met a '{class_name(cls)}' taken from another copy_and_mutate block "
@@ -390,14 +436,15 @@ def _same(a: Any, b: Any) -> bool:
 class _EditKind:
     """How to copy, view and rebuild the instances of one jaxdc class."""
 
-    __slots__ = ("apply", "attach", "cls", "copy", "data", "edit", "read_data", "read_static",
-                 "record_of", "reseal", "static", "static_names", "unflatten")
+    __slots__ = ("apply", "attach", "cls", "copy", "data", "edit", "flat", "read_data",
+                 "read_static", "record_of", "reseal", "static", "static_names", "unflatten")
 
     def __init__(self, spec: ClassSpec) -> None:
         self.cls = spec.cls
         self.data, self.static = spec.data, spec.static  # names, in flatten order
         self.static_names = frozenset(spec.static)
         self.read_data, self.read_static = _reader(spec.data), _reader(spec.static)
+        self.flat = attrgetter(CACHE_ATTR) if spec.cached else self._read_flat
         self.edit = _make_edit_class(spec)
         # A view's record lives in a slot of the view; its descriptor's own get/set skip the
         # view's __getattribute__/__setattr__ and cost less than object.__getattribute__.
@@ -407,6 +454,10 @@ class _EditKind:
         self.reseal = make_reseal(spec)
         self.unflatten = make_unflatten(spec)
         self.apply = make_apply(spec)
+
+    def _read_flat(self, obj: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """(data, statics) of an instance of a class without the flatten cache (slots)."""
+        return self.read_data(obj), self.read_static(obj)
 
 
 def _reader(names: tuple[str, ...]) -> Any:
@@ -451,6 +502,8 @@ def _make_edit_class(spec: ClassSpec) -> type:
         if name not in fields:
             return _object_getattribute(self, name)
         entry = record_of(self)
+        if entry.__class__ is tuple:
+            entry = _record(self)
         block = entry.block
         if not block.open:
             return getattr(entry.final, name)
@@ -460,11 +513,15 @@ def _make_edit_class(spec: ClassSpec) -> type:
             if name in lazy and type(value) not in _SHARED_TYPES:
                 claimed = block.claim(value, name, entry)
                 if claimed is not value:
+                    if entry.changes is _NO_CHANGES:
+                        entry.changes = {}
                     entry.changes[name] = value = claimed
         return value
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
         entry = record_of(self)
+        if entry.__class__ is tuple:
+            entry = _record(self)
         if not entry.block.open:
             raise dataclasses.FrozenInstanceError(
                 f"cannot assign to field '{name}' of '{class_name(cls)}': this object was "
@@ -477,8 +534,11 @@ def _make_edit_class(spec: ClassSpec) -> type:
                 f"pytree field '{name}' (fields: {', '.join(f.name for f in spec.fields)}; "
                 f"fields left out of the pytree keep their defaults)."
             )
-        entry.changes[name] = value
-        entry.dirty = True
+        if entry.assigned is None:
+            entry.assigned = {}
+            if entry.changes is _NO_CHANGES:
+                entry.changes = {}
+        entry.changes[name] = entry.assigned[name] = value
 
     def _jaxdc_flat_(self: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The flatten cache, computed: what `replace(view, ...)` reads."""
