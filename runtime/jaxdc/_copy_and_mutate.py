@@ -104,8 +104,8 @@ class _Entry:
 class CopyAndMutate:
     """One `with copy_and_mutate(...)` block: owns every copy made through it."""
 
-    __slots__ = ("_containers", "_kind", "_obj", "_order", "_problems", "_root", "_validate",
-                 "open")
+    __slots__ = ("_containers", "_entered", "_kind", "_obj", "_order", "_problems", "_pushed",
+                 "_root", "_validate", "open")
 
     def __init__(self, obj: Any, validate: bool) -> None:
         kind = _KINDS.get(type(obj)) or _kind_of(type(obj))
@@ -127,6 +127,8 @@ class CopyAndMutate:
         self._order: list[_Entry] = []  # records of all copies, parents before their children
         self._containers: dict[int, _Entry] = {}  # id(container copy) -> its record
         self._root: Any = _NONE
+        self._entered: tuple[Any, ...] = ()  # the root's data fields as the block was entered
+        self._pushed: dict[str, Any] = {}  # new results of copies read from the root's fields
         self._problems: list[tuple[_Entry | None, str, str]] = []  # validate: (where, key, what)
         self.open = False
 
@@ -140,6 +142,7 @@ class CopyAndMutate:
             # a __getattribute__), so its node children are views from the start; it has a
             # flatten cache for JAX calls and replace() inside the block.
             root = self._root = kind.copy(self._obj, self._claim_root_child, _SHARED_TYPES)
+            self._entered = kind.flat(root)[0]
             EDITING.add(id(root))  # assignments keep that cache up to date
         else:
             self._root = self.claim(self._obj, None)
@@ -167,12 +170,16 @@ class CopyAndMutate:
             self._containers.clear()
 
     def _finish_root(self, validate: bool) -> None:
-        """Point the root's fields at their results, compare the changed ones with `obj`'s,
-        and reseal it. Fields still holding `obj`'s values are skipped."""
-        root, obj, kind = self._root, self._obj, self._kind
+        """Point the root's fields at their results, compare the assigned ones with `obj`'s,
+        and reseal it. A field still holding what entering put there needs no lookups:
+        its result is `obj`'s value unless a copy read there pushed a new one."""
+        root, obj, kind, pushed = self._root, self._obj, self._kind, self._pushed
         (data, statics), (old_data, old_statics) = kind.flat(root), kind.flat(obj)
-        for name, value, old in zip(kind.data, data, old_data):
-            if value is old:
+        for name, value, entered, old in zip(kind.data, data, self._entered, old_data):
+            if value is entered:  # not assigned: `old` or the copy of it made on entering
+                final = pushed.get(name, old)
+                if final is not value:
+                    _object_setattr(root, name, final)
                 continue
             final = self._final(value)
             if final is not value:
@@ -301,7 +308,11 @@ class CopyAndMutate:
                 continue
             entry.final = final
             parent = entry.parent
-            if final is not entry.src and parent is not None and parent.copy is None:
+            if final is entry.src:
+                continue
+            if parent is None:
+                self._pushed[entry.key] = final
+            elif parent.copy is None:
                 if parent.pushed is None:
                     parent.pushed = {}
                 parent.pushed[entry.key] = final
