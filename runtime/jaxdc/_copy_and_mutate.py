@@ -302,8 +302,10 @@ class CopyAndMutate:
         for entry in reversed(self._order):
             if entry.copy is not None:
                 final = self._finish_container(entry, validate)
-            elif entry.assigned is not None or entry.pushed is not None:
+            elif entry.assigned is not None:
                 final = self._finish_view(entry, validate)
+            elif entry.pushed is not None:  # only results pushed: nothing to compare
+                final = _KINDS[type(entry.src)].apply(entry.src, entry.pushed)
             else:
                 continue
             entry.final = final
