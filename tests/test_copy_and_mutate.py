@@ -303,3 +303,68 @@ def test_views_work_with_dataclasses_replace_copy_and_equality() -> None:
         assert type(copy.copy(view)) is Branch and type(copy.deepcopy(view.b)) is Leaf
         view.x = jnp.ones(2)
         assert view != o.a
+
+
+def test_an_assignment_wins_over_edits_below_the_field_it_replaces() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        new.a.b.w = jnp.full(3, 5.0)  # a new result for `new.a.b`...
+        new.a.b = o.a.b  # ...that this assignment puts back to the original
+    assert new.a is o.a and new.b is o.b  # nothing changed below the root: all shared
+    with jdc.copy_and_mutate(o) as new:
+        edited = new.a.b
+        edited.w = jnp.full(3, 5.0)
+        new.a.b = jdc.replace(o.a.b, w=jnp.full(3, 6.0))
+    assert new.a.b.w.tolist() == [6.0] * 3 and edited.w.tolist() == [5.0] * 3
+
+
+def test_root_children_kept_after_the_block_read_their_results_and_are_frozen() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        untouched = new.b  # never used inside the block
+        edited = new.a
+        edited.x = jnp.ones(2)
+    assert untouched.w.tolist() == [2.0] * 3 and new.b is o.b and type(new.b) is Leaf
+    assert edited.x.tolist() == [1.0, 1.0] and new.a.x.tolist() == [1.0, 1.0]
+    for kept in (untouched, edited):
+        with pytest.raises(dataclasses.FrozenInstanceError, match="block that has ended"):
+            kept.tag = "x"  # type: ignore[misc]
+
+
+def test_root_field_assigned_another_view_and_root_statics() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o) as new:
+        new.b = new.a.b  # a view moved to another place: its result goes there
+        new.name = "branch"  # an equal static value: not a structure change
+    assert new.b is o.a.b and new.a is o.a and new.name == "branch"
+    with pytest.raises(ValueError, match=r"new\.name: static field 'name' of class 'Branch'"):
+        with jdc.copy_and_mutate(o) as new:
+            new.name = "other"
+
+
+def test_static_edits_below_the_root_rebuild_the_treedef_when_allowed() -> None:
+    o = _tree()
+    with jdc.copy_and_mutate(o, validate=False) as new:
+        new.a.b.tag = "other"
+    assert new.a.b.tag == "other" and o.a.b.tag == "leaf"
+    assert jax.tree.structure(new) != jax.tree.structure(o)
+    assert new.a.b.w is o.a.b.w and new.a.a is o.a.a  # data shared, statics rebuilt
+
+
+@jdc.pytree_dataclass(slots=True)
+class SlotBranch:
+    x: jax.Array
+    child: Any
+    tag: jdc.Static[str] = "slot"
+
+
+def test_slots_root_with_node_children() -> None:
+    o = SlotBranch(jnp.zeros(2), Leaf(jnp.zeros(3)))
+    with jdc.copy_and_mutate(o) as new:
+        new.child.w = jnp.ones(3)
+    assert type(new) is SlotBranch and type(new.child) is Leaf
+    assert new.child.w.tolist() == [1.0] * 3 and o.child.w.tolist() == [0.0] * 3
+    assert jax.tree.structure(new) == jax.tree.structure(o)
+    with pytest.raises(ValueError, match=r"new\.child\.w: field 'w' of class 'Leaf': shape"):
+        with jdc.copy_and_mutate(o) as new:
+            new.child.w = jnp.ones(4)
