@@ -11,8 +11,8 @@ one run so machine noise hits both alike:
 
 Time is the mypy process's CPU time (user + sys; steadier than wall time on a shared
 machine). Prints the median of each and the plugin/plain ratio; targets are <= 1.10 cold
-and <= 1.05 warm. Measured on the 2-core dev VM (5 rounds): cold 1.02-1.03, warm 0.97-1.03,
-project-cold 1.12-1.14 (about 0.1-0.2 ms per class: the per-class check and field recording).
+and <= 1.05 warm. Measured on the 2-core dev VM (5 rounds): cold 1.02-1.04, warm 0.97-1.03,
+project-cold 1.10 (about 0.15 ms per class: recording field kinds and the per-class check).
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
 """
