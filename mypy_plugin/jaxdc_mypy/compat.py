@@ -66,11 +66,23 @@ def checked_module(api: CheckerPluginInterface) -> MypyFile:
 
 
 def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTableNode | None:
-    """Resolve a (possibly dotted) name as written in the module being type-checked."""
+    """Resolve a (possibly dotted) name as written in the module being type-checked.
+
+    The head is looked up as a symbol of that module, so an import alias works
+    (`import jaxdc as jdc` ... `jdc.Static`); the checker's own `lookup_qualified` starts
+    from the table of module names, where `jdc` does not exist.
+    """
+    head, *rest = name.split(".")
     try:
-        return api.lookup_qualified(name)  # type: ignore[attr-defined,no-any-return]
+        sym: SymbolTableNode | None = api.lookup(head)  # type: ignore[attr-defined]
     except KeyError:
         return None
+    for part in rest:
+        module = sym.node if sym is not None else None
+        if not isinstance(module, MypyFile):
+            return None
+        sym = module.names.get(part)
+    return sym
 
 
 def annotation_name(annotation: Type | None) -> str | None:
