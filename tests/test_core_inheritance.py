@@ -155,3 +155,22 @@ def test_user_init_subclass_hook_still_runs() -> None:
         b: jax.Array
 
     assert seen == ["Sub"] and len(jax.tree.leaves(Sub(jnp.ones(1), jnp.ones(1)))) == 2
+
+
+def test_redeclared_inherited_static_field_stays_static_and_is_checked() -> None:
+    @jdc.pytree_dataclass
+    class Parent:
+        w: jax.Array
+        sizes: jdc.Static[tuple[int, ...]] = ()
+
+    @jdc.pytree_dataclass
+    class Narrower(Parent):
+        sizes: tuple[int, int] = (1, 2)
+
+    n = Narrower(jnp.ones(1))
+    assert len(jax.tree.leaves(n)) == 1 and "(1, 2)" in str(jax.tree.structure(n))
+    with pytest.raises(TypeError, match="static field 'sizes' of class 'Wider' has unhashable type 'list\\[int\\]'"):
+
+        @jdc.pytree_dataclass
+        class Wider(Parent):
+            sizes: list[int] = jdc.field(default_factory=list)

@@ -13,6 +13,6 @@ class Base:
     w: jax.Array
 
 
-@pytree_dataclass
+@pytree_dataclass  # runtime: raises TypeError
 class Child(Base):
     sizes: list[int]  # E: mypy jaxdc-static

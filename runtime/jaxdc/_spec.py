@@ -140,21 +140,32 @@ def _kind(cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces) -> Ki
 def _annotated_static(
     cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces, *, required: bool
 ) -> bool:
-    if not own:  # inherited: the parent already decided
-        for base in cls.__mro__[1:]:
-            parent = spec_of(base)
-            if parent is not None:
-                for pf in parent.fields:
-                    if pf.name == f.name:
-                        return pf.kind == "static"
+    """Static-ness from the annotation, inherited from the nearest jaxdc parent.
+
+    A parent's static field stays static when a subclass redeclares it (`sizes: list[int]`
+    over `sizes: Static[Sequence[int]]`): a field cannot silently move between the
+    treedef and the leaves, and the redeclared type is then checked for hashability.
+    """
+    inherited = _parent_kind(cls, f.name)
+    if not own:
+        if inherited is not None:
+            return inherited == "static"
         owner = next(b for b in cls.__mro__ if f.name in b.__dict__.get("__annotations__", {}))
         ns = Namespaces.for_class(owner, None)
     try:
-        return is_static(f.type, ns)
+        return is_static(f.type, ns) or inherited == "static"
     except UnresolvedName as exc:
         if not required:
             return False
         raise UnresolvedField(class_name(cls), f.name, f.type, exc.name) from None
+
+
+def _parent_kind(cls: type, name: str) -> Kind | None:
+    for base in cls.__mro__[1:]:
+        parent = spec_of(base)
+        if parent is not None:
+            return next((pf.kind for pf in parent.fields if pf.name == name), None)
+    return None
 
 
 def _check_static_type(cls: type, f: dataclasses.Field[Any], ns: Namespaces) -> None:
