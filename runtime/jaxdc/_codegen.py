@@ -20,8 +20,8 @@ from jaxdc._construct import finish, run_post_init, static_value_error, unknown_
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 
 __all__ = [
-    "make_apply", "make_copy", "make_copy_mapped", "make_flatten", "make_flatten_with_keys", "make_init", "make_replace",
-    "make_reseal", "make_unflatten",
+    "make_apply", "make_copy_mapped", "make_flatten", "make_flatten_with_keys", "make_init",
+    "make_replace", "make_reseal", "make_reseat", "make_unflatten",
 ]
 
 _HAS_FACTORY = object()
@@ -221,15 +221,6 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
 
 
-def make_copy(spec: ClassSpec) -> Callable[[Any], Any]:
-    """`copy(obj)`: a new instance holding `obj`'s field values, not sealed (the object a
-    `copy_and_mutate` block yields, sealed by `reseal` once its fields are set)."""
-    lines = ["def copy(_jx_obj):", "    _jx_copy = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_copy)"]
-    lines += [f"    _jx_set({f.name!r}, _jx_obj.{f.name})" for f in spec.fields]
-    lines.append("    return _jx_copy")
-    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)
-
-
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     """`reseal(obj)`: refresh the flatten cache and re-check statics of an instance whose
     fields were all assigned after construction (the object a `copy_and_mutate` block
@@ -288,3 +279,15 @@ def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
         lines.append(f"    _jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_obj.{CACHE_ATTR}[1]))")
     lines.append("    return _jx_copy")
     return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)
+
+
+def make_reseat(spec: ClassSpec) -> Callable[[Any, Any], None]:
+    """`reseat(obj, children)`: point the data fields of a cached class's instance at
+    `children` and refresh its flatten cache, keeping its statics (the object a
+    `copy_and_mutate` block yielded, when the block assigned none of its own fields)."""
+    lines = ["def reseat(_jx_obj, _jx_children):", "    _jx_set = _jx_bind(_jx_obj)"]
+    if spec.data:
+        lines.append(f"    {_tuple(spec.data)} = _jx_children")
+    lines += [f"    _jx_set({n!r}, {n})" for n in spec.data]
+    lines.append(f"    _jx_set({CACHE_ATTR!r}, (_jx_children, _jx_obj.{CACHE_ATTR}[1]))")
+    return _compile("reseat", lines, {}, spec.cls.__qualname__)

@@ -52,7 +52,7 @@ import jax
 import numpy as np
 from jax.tree_util import GetAttrKey
 
-from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_unflatten
+from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
 from jaxdc._construct import static_value_error
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
@@ -67,7 +67,8 @@ _new = object.__new__
 _object_getattribute = object.__getattribute__
 _object_setattr = object.__setattr__
 _NONE = object()
-_NO_CHANGES: Mapping[str, Any] = MappingProxyType({})  # a record's until it needs a dict
+# Shared by the dicts of a block and of records until they are written to: most stay empty.
+_EMPTY: Any = MappingProxyType({})
 _ENTRY_SLOT = "_jaxdc_edit_"
 
 
@@ -125,10 +126,10 @@ class CopyAndMutate:
         self._kind = kind
         self._validate = validate
         self._order: list[_Entry] = []  # records of all copies, parents before their children
-        self._containers: dict[int, _Entry] = {}  # id(container copy) -> its record
+        self._containers: dict[int, _Entry] = _EMPTY  # id(container copy) -> its record
         self._root: Any = _NONE
         self._entered: tuple[Any, ...] = ()  # the root's data fields as the block was entered
-        self._pushed: dict[str, Any] = {}  # new results of copies read from the root's fields
+        self._pushed: dict[str, Any] = _EMPTY  # new results of copies read from root fields
         self._problems: list[tuple[_Entry | None, str, str]] = []  # validate: (where, key, what)
         self.open = False
 
@@ -167,7 +168,7 @@ class CopyAndMutate:
                     )
         finally:  # drop the block <-> record cycles: no work left for the GC
             self._order.clear()
-            self._containers.clear()
+            self._containers = _EMPTY
 
     def _finish_root(self, validate: bool) -> None:
         """Point the root's fields at their results, compare the assigned ones with `obj`'s,
@@ -175,6 +176,14 @@ class CopyAndMutate:
         its result is `obj`'s value unless a copy read there pushed a new one."""
         root, obj, kind, pushed = self._root, self._obj, self._kind, self._pushed
         (data, statics), (old_data, old_statics) = kind.flat(root), kind.flat(obj)
+        if data is self._entered:  # the cache entering made: no root field was assigned
+            if pushed:
+                finals = list(old_data)
+                for name, final in pushed.items():
+                    finals[kind.data_index[name]] = final
+                old_data = tuple(finals)
+            kind.reseat(root, old_data)
+            return
         for name, value, entered, old in zip(kind.data, data, self._entered, old_data):
             if value is entered:  # not assigned: `old` or the copy of it made on entering
                 final = pushed.get(name, old)
@@ -234,14 +243,17 @@ class CopyAndMutate:
         entry.src = entry.final = value
         entry.parent = parent
         entry.key = key
-        entry.changes = _NO_CHANGES
+        entry.changes = _EMPTY
         entry.assigned = entry.copy = entry.pushed = None
-        self._order.append(entry)
+        if self.open:  # else a view kept after the block, read for its result
+            self._order.append(entry)
         return entry
 
     def _copy_container(self, entry: _Entry, kind: Any) -> Any:
         """A list or dict is copied, its items claimed; a tuple only if it holds nodes."""
         value = entry.src
+        if self._containers is _EMPTY:
+            self._containers = {}
         if kind is list or kind is dict:
             copy = entry.copy = kind(value)
             self._containers[id(copy)] = entry
@@ -313,6 +325,8 @@ class CopyAndMutate:
             if final is entry.src:
                 continue
             if parent is None:
+                if self._pushed is _EMPTY:
+                    self._pushed = {}
                 self._pushed[entry.key] = final
             elif parent.copy is None:
                 if parent.pushed is None:
@@ -325,7 +339,7 @@ class CopyAndMutate:
         src = entry.src
         kind = _KINDS[type(src)]
         changed = entry.pushed or {}  # copies read here compared themselves
-        for name, value in (entry.assigned or _NO_CHANGES).items():  # assignments win
+        for name, value in (entry.assigned or _EMPTY).items():  # assignments win
             old = getattr(src, name)
             if name in kind.static_names:
                 if validate:
@@ -449,12 +463,14 @@ def _same(a: Any, b: Any) -> bool:
 class _EditKind:
     """How to copy, view and rebuild the instances of one jaxdc class."""
 
-    __slots__ = ("apply", "attach", "cls", "copy", "data", "edit", "flat", "read_data",
-                 "read_static", "record_of", "reseal", "static", "static_names", "unflatten")
+    __slots__ = ("apply", "attach", "cls", "copy", "data", "data_index", "edit", "flat",
+                 "read_data", "read_static", "record_of", "reseal", "reseat", "static",
+                 "static_names", "unflatten")
 
     def __init__(self, spec: ClassSpec) -> None:
         self.cls = spec.cls
         self.data, self.static = spec.data, spec.static  # names, in flatten order
+        self.data_index = {n: i for i, n in enumerate(spec.data)}
         self.static_names = frozenset(spec.static)
         self.read_data, self.read_static = _reader(spec.data), _reader(spec.static)
         self.flat = attrgetter(CACHE_ATTR) if spec.cached else self._read_flat
@@ -465,6 +481,7 @@ class _EditKind:
         self.record_of, self.attach = slot.__get__, slot.__set__
         self.copy = make_copy_mapped(spec)
         self.reseal = make_reseal(spec)
+        self.reseat = make_reseat(spec) if spec.cached else None
         self.unflatten = make_unflatten(spec)
         self.apply = make_apply(spec)
 
@@ -526,7 +543,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
             if name in lazy and type(value) not in _SHARED_TYPES:
                 claimed = block.claim(value, name, entry)
                 if claimed is not value:
-                    if entry.changes is _NO_CHANGES:
+                    if entry.changes is _EMPTY:
                         entry.changes = {}
                     entry.changes[name] = value = claimed
         return value
@@ -549,7 +566,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
             )
         if entry.assigned is None:
             entry.assigned = {}
-            if entry.changes is _NO_CHANGES:
+            if entry.changes is _EMPTY:
                 entry.changes = {}
         entry.changes[name] = entry.assigned[name] = value
 
