@@ -28,8 +28,9 @@ def source_line(line: int) -> str:
     return MISUSE.read_text().splitlines()[line - 1].strip()
 
 
-def run_mypy() -> None:
+def run_mypy() -> set[int]:
     banner("1. mypy + jaxdc_mypy plugin  (examples/mypy.ini: plugins = jaxdc_mypy)")
+    caught = set()
     out = subprocess.run(
         [str(BIN / "mypy"), "--config-file", str(HERE / "mypy.ini"), "--no-error-summary",
          "--hide-error-context", str(MISUSE)],
@@ -40,11 +41,14 @@ def run_mypy() -> None:
             continue
         location, message = row.split(": error: ", 1)
         line = int(location.rsplit(":", 1)[1])
+        caught.add(line)
         print(f"  line {line:>2}  {source_line(line)}\n           -> {message}")
+    return caught
 
 
-def run_pyright() -> None:
+def run_pyright() -> set[int]:
     banner("2. pyright (what pylance shows in the editor; no plugin needed)")
+    caught = set()
     out = subprocess.run(
         [str(BIN / "pyright"), "--outputjson", "--pythonpath", sys.executable, str(MISUSE)],
         capture_output=True, text=True, cwd=HERE.parent,
@@ -52,7 +56,17 @@ def run_pyright() -> None:
     for diag in json.loads(out)["generalDiagnostics"]:
         line = diag["range"]["start"]["line"] + 1
         message = diag["message"].splitlines()[0]
+        caught.add(line)
         print(f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{diag.get('rule', '')}]")
+    return caught
+
+
+def summarize(by_mypy: set[int], by_pyright: set[int]) -> None:
+    banner("Summary: which checker flags each mistake in examples/misuse.py")
+    print("  mypy+plugin  pyright  line")
+    for line in sorted(by_mypy | by_pyright):
+        marks = ["yes" if line in found else " - " for found in (by_mypy, by_pyright)]
+        print(f"      {marks[0]}       {marks[1]}    {line:>2}  {source_line(line)}")
 
 
 RUNTIME_MISUSE = {
@@ -108,8 +122,7 @@ def run_runtime_demo() -> None:
 
 
 if __name__ == "__main__":
-    run_mypy()
-    run_pyright()
+    summarize(run_mypy(), run_pyright())
     run_runtime_checks()
     if (HERE / "runtime_demo.py").exists():
         run_runtime_demo()

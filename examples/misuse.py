@@ -3,11 +3,18 @@ shows which layer catches each mistake: pyright, mypy, the jaxdc_mypy plugin."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 import jaxdc as jdc
+
+
+@dataclasses.dataclass
+class Config:  # not frozen: its instances are unhashable
+    depth: int
 
 
 @jdc.pytree_dataclass
@@ -16,15 +23,16 @@ class Model:
     b: jax.Array
     layers: jdc.Static[list[int]]  # unhashable static: a stale jit cache waiting to happen
     table: jdc.Static[np.ndarray]  # arrays cannot be static
+    config: jdc.Static[Config]  # a non-frozen dataclass cannot be static either
     name: str  # a data field that is not an array: jit would fail on it
 
 
-model = Model(jnp.ones(3), jnp.zeros(3), [32, 32], np.ones(2), "mlp")
+model = Model(jnp.ones(3), jnp.zeros(3), [32, 32], np.ones(2), Config(2), "mlp")
 model.w = jnp.zeros(3)  # instances are frozen
 Model(jnp.ones(3))  # missing constructor arguments
 jdc.replace(model, wieght=jnp.ones(3))  # unknown field
 
 
 @jdc.jit
-def forward(m: Model, x: jax.Array, cfg: jdc.Static[dict[str, int]]) -> jax.Array:
+def forward(m: Model, x: jax.Array, cfg: jdc.Static[Config]) -> jax.Array:
     return m.w * x  # `cfg` above is an unhashable jit static parameter
