@@ -4,21 +4,30 @@
         new.model.encoder.w = w2        # `state` itself is left untouched
 
 Design: copy on access. Entering copies the root (a shallow copy: a new object whose fields
-point at the same children) and makes it assignable. Every jaxdc node read through it is an
-*editing view*: an object that refers to the original and records the fields assigned or
-read (reading a node field makes a view of that child, on first access). So
-`new.a.b.c.x = v` makes views of `new.a`, `new.a.b` and `new.a.b.c` only; every untouched
-subtree is shared with `obj`. On exit, bottom-up, a view with changes becomes a fresh frozen
-instance made by the class's generated unflatten (the code jit outputs go through: no
-`__init__`/`__post_init__`, flatten cache built), a view without changes becomes its
-original again, and the root's fields are pointed at those. `validate=True` compares only
-the changed fields, the root's fields and copied lists/dicts with the same place in `obj`.
-The cost is O(edited paths), like chained `replace` calls, instead of O(tree) as in
-`jax_dataclasses.copy_and_mutate` and `eqx.tree_at`.
+point at the same children) and makes it assignable; it is the result. Every jaxdc node
+read through it is an *editing view*: an object that refers to the original, with a record
+(`_Entry`) of the fields read or assigned. Reading a node field of a view makes a view of
+that child, on first access. The root is a plain instance (nothing intercepts reads of its
+fields), so its node children become views as the block is entered; each holds only a stub
+`(block, original, field name)` until it is used, since most of them never are. So
+`new.a.b.c.x = v` makes records for `new.a`, `new.a.b` and `new.a.b.c` only; every
+untouched subtree is shared with `obj`.
+
+On exit, children before parents: a view with assignments, or with a new result below it,
+becomes a fresh frozen instance built by the class's generated `apply` (unflatten's
+writes: no `__init__`/`__post_init__`, flatten cache built); every other copy's result is
+its original, at no cost. A new result is pushed to the view it was read from, so
+finishing a view never looks up the fields that were only read. If none of the root's own
+fields was assigned, the generated `reseat` points them at `obj`'s values and the pushed
+results at once. `validate=True` compares only assigned values and copied lists/dicts with
+the same place in `obj` (a copy of an original stands for it), jax arrays by their interned
+`aval` first. The cost is O(edited paths), like chained `replace` calls (≤ 2x them in
+`benchmarks/nested_update.py`), instead of O(tree) as in `jax_dataclasses.copy_and_mutate`
+and `eqx.tree_at`.
 
 Why views are real instances, not proxies: a view is an instance of a hidden subclass of
 its class (made once per class, same name) whose `__getattribute__`/`__setattr__` serve
-fields from the record. So `isinstance`, methods, properties and
+fields from the record, kept in a slot of the view. So `isinstance`, methods, properties and
 `dataclasses.fields` keep working on `new.a` inside the block, and the user's own class
 never gets a `__getattribute__` (that would slow every attribute read, as equinox's does).
 The hidden subclasses are registered with JAX, so `jax.tree.map(f, new.a)` works inside the
@@ -229,8 +238,8 @@ class CopyAndMutate:
         entered (before anyone reads them). Their records wait for first use: a view holds
         only the stub `(block, original, field name)` until then (see `_record`), as most of
         the root's children are never touched."""
-        kind = _KINDS.get(type(value)) or _kind_of(type(value))
-        if kind.__class__ is _EditKind and type(value) is not kind.edit:
+        kind = _KINDS.get(type(value))
+        if kind.__class__ is _EditKind and type(value) is kind.cls:
             view = _new(kind.edit)
             kind.attach(view, (self, value, key))
             return view
@@ -438,13 +447,16 @@ class CopyAndMutate:
 
 
 def _record(view: Any) -> _Entry:
-    """A view's record; a root child's view gets it on first use, from its stub."""
-    kind = _KINDS[type(view)]
-    entry = kind.record_of(view)
-    if entry.__class__ is tuple:
-        block, src, key = entry
-        entry = block.record(src, key, None)
-        kind.attach(view, entry)
+    """A view's record, made on first use for a root child's view (see `_promote`)."""
+    entry = _KINDS[type(view)].record_of(view)
+    return _promote(view, entry) if entry.__class__ is tuple else entry
+
+
+def _promote(view: Any, stub: tuple[CopyAndMutate, Any, str]) -> _Entry:
+    """The record replacing the stub `(block, original, field name)` of a root child's view."""
+    block, src, key = stub
+    entry = block.record(src, key, None)
+    _KINDS[type(view)].attach(view, entry)
     return entry
 
 
@@ -533,7 +545,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
             return _object_getattribute(self, name)
         entry = record_of(self)
         if entry.__class__ is tuple:
-            entry = _record(self)
+            entry = _promote(self, entry)
         block = entry.block
         if not block.open:
             return getattr(entry.final, name)
@@ -551,7 +563,7 @@ def _make_edit_class(spec: ClassSpec) -> type:
     def __setattr__(self: Any, name: str, value: Any) -> None:
         entry = record_of(self)
         if entry.__class__ is tuple:
-            entry = _record(self)
+            entry = _promote(self, entry)
         if not entry.block.open:
             raise dataclasses.FrozenInstanceError(
                 f"cannot assign to field '{name}' of '{class_name(cls)}': this object was "
