@@ -96,8 +96,8 @@ def copy_and_mutate(obj: _T, validate: bool = True) -> CopyAndMutate:
 class _Entry:
     """A copy's record: its original, where it was found (for error paths), for views the
     fields read or assigned so far, and its result (the original until a change makes a
-    new one at exit, so untouched copies need no work at exit). Made by `claim` with plain
-    slot writes: an `__init__` call would cost twice as much, once per node read."""
+    new one at exit, so untouched copies need no work at exit). Made by `CopyAndMutate.record`
+    with plain slot writes: an `__init__` call would cost twice as much, once per node read."""
 
     __slots__ = ("assigned", "block", "changes", "copy", "final", "key", "parent", "pushed", "src")
     assigned: dict[str, Any] | None  # views: the fields assigned
@@ -113,6 +113,8 @@ class _Entry:
 
 class CopyAndMutate:
     """One `with copy_and_mutate(...)` block: owns every copy made through it."""
+
+    open: bool
 
     __slots__ = ("_containers", "_entered", "_kind", "_obj", "_order", "_problems", "_pushed",
                  "_root", "_validate", "open")
@@ -228,7 +230,7 @@ class CopyAndMutate:
             return value
         entry = self.record(value, key, parent)
         if kind.__class__ is _EditKind:
-            view = _new(kind.edit)
+            view: Any = _new(kind.edit)
             kind.attach(view, entry)
             return view
         return self._copy_container(entry, kind)
@@ -236,11 +238,11 @@ class CopyAndMutate:
     def _claim_root_child(self, value: Any, key: str) -> Any:
         """`claim` for a field of the root, whose node children become views as the block is
         entered (before anyone reads them). Their records wait for first use: a view holds
-        only the stub `(block, original, field name)` until then (see `_record`), as most of
+        only the stub `(block, original, field name)` until then (see `_promote`), as most of
         the root's children are never touched."""
         kind = _KINDS.get(type(value))
         if kind.__class__ is _EditKind and type(value) is kind.cls:
-            view = _new(kind.edit)
+            view: Any = _new(kind.edit)
             kind.attach(view, (self, value, key))
             return view
         return self.claim(value, key)
@@ -263,6 +265,7 @@ class CopyAndMutate:
         value = entry.src
         if self._containers is _EMPTY:
             self._containers = {}
+        copy: Any
         if kind is list or kind is dict:
             copy = entry.copy = kind(value)
             self._containers[id(copy)] = entry
