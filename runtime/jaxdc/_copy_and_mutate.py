@@ -96,8 +96,7 @@ def copy_and_mutate(obj: _T, validate: bool = True) -> CopyAndMutate:
 class _Entry:
     """A copy's record: its original, where it was found (for error paths), for views the
     fields read or assigned so far, and its result (the original until a change makes a
-    new one at exit, so untouched copies need no work at exit). Made by `CopyAndMutate.record`
-    with plain slot writes: an `__init__` call would cost twice as much, once per node read."""
+    new one at exit, so untouched copies need no work at exit). Made by `CopyAndMutate.claim`."""
 
     __slots__ = ("assigned", "block", "changes", "copy", "final", "key", "parent", "pushed", "src")
     assigned: dict[str, Any] | None  # views: the fields assigned
@@ -228,7 +227,15 @@ class CopyAndMutate:
                 return self.claim(owner.final, key, parent)  # kept from an ended block
         elif id(value) in self._containers:
             return value
-        entry = self.record(value, key, parent)
+        entry = _new(_Entry)  # plain slot writes: an `__init__` call would cost twice as much
+        entry.block = self
+        entry.src = entry.final = value
+        entry.parent = parent
+        entry.key = key
+        entry.changes = _EMPTY
+        entry.assigned = entry.copy = entry.pushed = None
+        if self.open:  # else a root child's view kept after the block, read for its result
+            self._order.append(entry)  # a parent is listed before its children
         if kind.__class__ is _EditKind:
             view: Any = _new(kind.edit)
             kind.attach(view, entry)
@@ -246,19 +253,6 @@ class CopyAndMutate:
             kind.attach(view, (self, value, key))
             return view
         return self.claim(value, key)
-
-    def record(self, value: Any, key: Any, parent: _Entry | None) -> _Entry:
-        """A new record for a copy of `value`, listed after its parent's."""
-        entry = _new(_Entry)
-        entry.block = self
-        entry.src = entry.final = value
-        entry.parent = parent
-        entry.key = key
-        entry.changes = _EMPTY
-        entry.assigned = entry.copy = entry.pushed = None
-        if self.open:  # else a view kept after the block, read for its result
-            self._order.append(entry)
-        return entry
 
     def _copy_container(self, entry: _Entry, kind: Any) -> Any:
         """A list or dict is copied, its items claimed; a tuple only if it holds nodes."""
@@ -456,10 +450,12 @@ def _record(view: Any) -> _Entry:
 
 
 def _promote(view: Any, stub: tuple[CopyAndMutate, Any, str]) -> _Entry:
-    """The record replacing the stub `(block, original, field name)` of a root child's view."""
+    """The record replacing the stub `(block, original, field name)` of a root child's view:
+    that of a view claimed for the same place, which is then dropped."""
     block, src, key = stub
-    entry = block.record(src, key, None)
-    _KINDS[type(view)].attach(view, entry)
+    kind = _KINDS[type(view)]
+    entry = kind.record_of(block.claim(src, key))
+    kind.attach(view, entry)
     return entry
 
 
