@@ -140,7 +140,7 @@ class CopyAndMutate:
         self._root: Any = _NONE
         self._entered: tuple[Any, ...] = ()  # the root's data fields as the block was entered
         self._pushed: dict[str, Any] = _EMPTY  # new results of copies read from root fields
-        self._problems: list[tuple[_Entry | None, str, str]] = []  # validate: (where, key, what)
+        self._problems: tuple[tuple[_Entry | None, str, str], ...] = ()  # (where, key, what)
         self.open = False
 
     def __enter__(self) -> Any:
@@ -165,7 +165,8 @@ class CopyAndMutate:
         EDITING.discard(id(root))
         validate = self._validate and exc_type is None
         try:
-            self._finish_copies(validate)
+            if self._order:
+                self._finish_copies(validate)
             if self._kind.__class__ is _EditKind:
                 self._finish_root(validate)
             for where, key, what in self._problems:
@@ -356,7 +357,7 @@ class CopyAndMutate:
             if new is old:  # a value put back
                 changed.pop(name, None)
                 continue
-            if validate:
+            if validate and not _same_aval(new, old):
                 self._compare(entry, name, value, new, old)
             changed[name] = new
         return kind.apply(src, changed) if changed else src
@@ -374,7 +375,7 @@ class CopyAndMutate:
         if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
             what = (f"dict keys changed from {list(src)} to {list(copy)}" if is_dict else
                     f"list length changed from {len(src)} to {len(copy)}")
-            self._problems.append((entry, "", what))
+            self._problems += ((entry, "", what),)
             validate = False
         for k, value in list(copy.items() if is_dict else enumerate(copy)):
             new = copy[k] = self._final(value)
@@ -394,10 +395,7 @@ class CopyAndMutate:
             return
         tp = type(new)
         if tp is type(old) and tp in _ARRAY_TYPES:
-            if tp in _JAX_ARRAY_TYPES:  # jax interns avals: the same one, same shape and dtype
-                if new.aval is old.aval:
-                    return
-            elif new.shape == old.shape and new.dtype == old.dtype:
+            if _same_aval(new, old) or new.shape == old.shape and new.dtype == old.dtype:
                 return
         else:
             kind = _KINDS.get(type(value))
@@ -410,18 +408,18 @@ class CopyAndMutate:
         problem = _mismatch(new, old)
         if problem is not None:
             if type(key) is tuple:  # an item of a copied list/dict
-                self._problems.append((where, f"[{key[0]!r}]{problem[0]}", problem[1]))
+                self._problems += ((where, f"[{key[0]!r}]{problem[0]}", problem[1]),)
                 return
             owner = class_name(type(where.src if where is not None else self._obj))
-            self._problems.append((where, f".{key}{problem[0]}",
-                                   f"field '{key}' of class '{owner}': {problem[1]}"))
+            self._problems += ((where, f".{key}{problem[0]}",
+                                f"field '{key}' of class '{owner}': {problem[1]}"),)
 
     def _compare_static(self, where: _Entry | None, kind: _EditKind, name: str, new: Any,
                         old: Any) -> None:
         if new is not old and new != old:
-            self._problems.append((where, f".{name}", f"static field '{name}' of class "
-                                   f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
-                                   f"which changes the tree structure"))
+            self._problems += ((where, f".{name}", f"static field '{name}' of class "
+                                f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
+                                f"which changes the tree structure"),)
 
     def _path(self, entry: _Entry | None) -> str | None:
         """`new.a[0].b` for a copy that is part of the result, else None."""
@@ -548,7 +546,8 @@ def _make_edit_class(spec: ClassSpec) -> type:
         block = entry.block
         if not block.open:
             return getattr(entry.final, name)
-        value = entry.changes.get(name, _NONE)
+        changes = entry.changes
+        value = _NONE if changes is _EMPTY else changes.get(name, _NONE)
         if value is _NONE:
             value = getattr(entry.src, name)
             if name in lazy and type(value) not in _SHARED_TYPES:
@@ -629,6 +628,13 @@ _ARRAYS = (jax.Array, np.ndarray, np.generic)
 # jax arrays `.shape`/`.dtype` are Python properties reading `.aval`: compare that first.
 _ARRAY_TYPES: set[type] = set()
 _JAX_ARRAY_TYPES: set[type] = set()
+
+
+def _same_aval(new: Any, old: Any) -> bool:
+    """Two jax arrays of one type with the same aval: jax interns avals, so this is the
+    common no-change case of validation, cheaper than comparing `.shape` and `.dtype`
+    (Python properties reading `.aval`)."""
+    return type(new) is type(old) and type(new) in _JAX_ARRAY_TYPES and new.aval is old.aval
 
 
 def _mismatch(new: Any, old: Any) -> tuple[str, str] | None:
