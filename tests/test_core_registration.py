@@ -43,6 +43,20 @@ def test_nested_key_paths() -> None:
     assert keys == [".inner.w", ".layers[0].w"]
 
 
+def _counting_hash(hashes: list[int]) -> type:
+    """A hashable static type that records every `hash()` of its instances."""
+
+    class Counted:
+        def __hash__(self) -> int:
+            hashes.append(1)
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Counted)
+
+    return Counted
+
+
 @pytest.mark.parametrize("hook", ["__post_init__", "__init__"])
 def test_user_code_runs_exactly_once_through_tree_map_jit_vmap_grad(hook: str) -> None:
     calls: list[str] = []
@@ -79,15 +93,8 @@ def test_user_code_runs_exactly_once_through_tree_map_jit_vmap_grad(hook: str) -
 
 
 def test_unflatten_does_not_revalidate_statics() -> None:
-    hashes = []
-
-    class Counted:
-        def __hash__(self) -> int:
-            hashes.append(1)
-            return 7
-
-        def __eq__(self, other: object) -> bool:
-            return isinstance(other, Counted)
+    hashes: list[int] = []
+    Counted = _counting_hash(hashes)
 
     @jdc.pytree_dataclass
     class A:
@@ -147,15 +154,8 @@ def test_field_named_like_generated_code_locals() -> None:
 
 
 def test_replace_revalidates_statics_only_when_one_changes() -> None:
-    hashes = []
-
-    class Counted:
-        def __hash__(self) -> int:
-            hashes.append(1)
-            return 7
-
-        def __eq__(self, other: object) -> bool:
-            return isinstance(other, Counted)
+    hashes: list[int] = []
+    Counted = _counting_hash(hashes)
 
     @jdc.pytree_dataclass
     class A:

@@ -104,24 +104,22 @@ def _reason(problem: Problem, field: str) -> str:
 
 
 def static_unhashable(field: str, cls: str, problem: Problem) -> str:
-    fix = _STATIC_ROWS[problem.kind][1]
-    return STATIC_TEMPLATE.format(
-        field=field,
-        cls=cls,
-        type=problem.part,
-        reason=_reason(problem, field),
-        fix=fix.format(T=problem.subject, via=problem.via, field=field),
-    )
+    return _unhashable(STATIC_TEMPLATE, field, cls, problem, _STATIC_ROWS[problem.kind][1])
 
 
 def jit_static_unhashable(param: str, function: str, problem: Problem) -> str:
     fix = _JIT_FIXES.get(problem.kind, _STATIC_ROWS[problem.kind][1])
-    return JIT_STATIC_TEMPLATE.format(
-        field=param,
-        cls=function,
+    return _unhashable(JIT_STATIC_TEMPLATE, param, function, problem, fix)
+
+
+def _unhashable(template: str, name: str, owner: str, problem: Problem, fix: str) -> str:
+    """Fill a static-field or jit-parameter template: `name` of `owner` is unhashable."""
+    return template.format(
+        field=name,
+        cls=owner,
         type=problem.part,
-        reason=_reason(problem, param),
-        fix=fix.format(T=problem.subject, via=problem.via, field=param),
+        reason=_reason(problem, name),
+        fix=fix.format(T=problem.subject, via=problem.via, field=name),
     )
 
 
