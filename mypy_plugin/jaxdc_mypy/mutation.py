@@ -14,6 +14,7 @@ from mypy.nodes import (
     CallExpr,
     Expression,
     FuncItem,
+    IndexExpr,
     LambdaExpr,
     MemberExpr,
     NameExpr,
@@ -91,9 +92,10 @@ def _is_self_in_constructor(obj: Expression, function: FuncItem | None) -> bool:
 
 
 def _root_name(obj: Expression) -> NameExpr | None:
-    """``new`` for ``new``, ``new.a.b`` (views inside the block are editable too)."""
-    while isinstance(obj, MemberExpr):
-        obj = obj.expr
+    """``new`` for ``new``, ``new.a.b``, ``new.layers[1]`` (nodes reached through the
+    block's object, including through lists and dicts, are editable too)."""
+    while isinstance(obj, (MemberExpr, IndexExpr)):
+        obj = obj.expr if isinstance(obj, MemberExpr) else obj.base
     return obj if isinstance(obj, NameExpr) else None
 
 
