@@ -1,4 +1,5 @@
-"""Generated per-class code: `__init__`, unflatten, flatten(-with-keys) and `replace`.
+"""Generated per-class code: `__init__`, unflatten, flatten(-with-keys), `replace`, and the
+copy/apply/reseal/reseat steps of `copy_and_mutate`.
 
 Generated (like dataclasses' own `__init__`) rather than looping over field names,
 because these run on every construction, every unflatten and every jit output.
@@ -272,7 +273,8 @@ def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
     `obj`'s, so they are not re-hashed."""
     lines = ["def copy(_jx_obj, _jx_map, _jx_plain):"]
     lines += [f"    {n} = _jx_obj.{n}" for n in (f.name for f in spec.fields)]
-    lines += [f"    if _jx_type({n}) not in _jx_plain: {n} = _jx_map({n}, {n!r})" for n in spec.data]
+    lines += [f"    if _jx_type({n}) not in _jx_plain: {n} = _jx_map({n}, {n!r})"
+              for n in spec.data]
     lines += ["    _jx_copy = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_copy)"]
     lines += [f"    _jx_set({n!r}, {n})" for n in (f.name for f in spec.fields)]
     if spec.cached:
