@@ -11,8 +11,9 @@ one run so machine noise hits both alike:
 
 Time is the mypy process's CPU time (user + sys; steadier than wall time on a shared
 machine). Prints the median of each and the plugin/plain ratio; targets are <= 1.10 cold
-and <= 1.05 warm. Measured on the 2-core dev VM (5 rounds): cold 1.02-1.04, warm 0.97-1.03,
-project-cold 1.10 (about 0.15 ms per class: recording field kinds and the per-class check).
+and <= 1.05 warm. Measured on the 2-core dev VM (3-7 rounds, several runs): cold 1.02-1.06,
+warm 0.97-1.06 (about 20 ms on 0.3 s, the noise of one run), project-cold 1.10-1.16 (about
+0.15 ms per class: recording field kinds and the per-class check).
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
 """
