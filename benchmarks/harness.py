@@ -26,19 +26,21 @@ from typing import Any
 @dataclasses.dataclass
 class Job:
     """One (cell, library) timing: ns per `units` of the statement."""
-    cell: tuple[str, ...]         # e.g. (shape, op)
+
+    cell: tuple[str, ...]  # e.g. (shape, op)
     lib: str
     stmt: str
     setup: str
     globals: dict[str, Any]
-    units: int = 1                # how many "operations" one execution of stmt is
-    number: int = 0               # calibrated repetitions per sample
+    units: int = 1  # how many "operations" one execution of stmt is
+    number: int = 0  # calibrated repetitions per sample
     samples: list[float] = dataclasses.field(default_factory=list)  # ns per unit
     timer: timeit.Timer | None = None
 
     def compile(self) -> None:
-        self.timer = timeit.Timer(self.stmt, self.setup, timer=time.thread_time_ns,
-                                  globals=self.globals)
+        self.timer = timeit.Timer(
+            self.stmt, self.setup, timer=time.thread_time_ns, globals=self.globals
+        )
 
     def calibrate(self, sample_ns: float) -> None:
         assert self.timer is not None
@@ -63,8 +65,13 @@ class Job:
         self.samples.append(self.timer.timeit(self.number) / self.number / self.units)
 
 
-def run_interleaved(jobs: Sequence[Job], rounds: int, sample_ms: float, seed: int = 0,
-                    progress: Callable[[str], None] | None = None) -> None:
+def run_interleaved(
+    jobs: Sequence[Job],
+    rounds: int,
+    sample_ms: float,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> None:
     rng = random.Random(seed)
     for job in jobs:
         job.compile()
@@ -88,9 +95,9 @@ def run_interleaved(jobs: Sequence[Job], rounds: int, sample_ms: float, seed: in
 
 @dataclasses.dataclass
 class Ratio:
-    ratio: float        # median(lib) / median(reference)
-    ratio_min: float    # min(lib) / min(reference)
-    q1: float           # quartiles of the per-round paired ratios lib[r] / ref[r]
+    ratio: float  # median(lib) / median(reference)
+    ratio_min: float  # min(lib) / min(reference)
+    q1: float  # quartiles of the per-round paired ratios lib[r] / ref[r]
     q3: float
 
     @property

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -33,8 +33,21 @@ new = sorted({{m.split('.')[0] for m in set(sys.modules) - before}})
 print(json.dumps({{"wall": w1 - w0, "cpu": c1 - c0, "new": new}}))
 """
 
-HEAVY = ("flax", "mypy", "optax", "orbax", "tensorflow", "torch", "equinox", "chex", "pandas",
-         "scipy", "rich", "jaxtyping", "typeguard")
+HEAVY = (
+    "flax",
+    "mypy",
+    "optax",
+    "orbax",
+    "tensorflow",
+    "torch",
+    "equinox",
+    "chex",
+    "pandas",
+    "scipy",
+    "rich",
+    "jaxtyping",
+    "typeguard",
+)
 
 
 @dataclasses.dataclass
@@ -57,8 +70,12 @@ def measure(libs: dict[str, str], rounds: int, seed: int = 1) -> list[ImportResu
     tag = f"{sys.version_info.major}{sys.version_info.minor}"
     env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), f"jaxdc-bench-pycache-{tag}")
     for k in order:  # warm-up: fill the bytecode cache
-        subprocess.run([sys.executable, "-c", _CHILD.format(stmt=libs[k] or "pass")],
-                       capture_output=True, env=env, timeout=300)
+        subprocess.run(
+            [sys.executable, "-c", _CHILD.format(stmt=libs[k] or "pass")],
+            capture_output=True,
+            env=env,
+            timeout=300,
+        )
     for _ in range(rounds):
         rng.shuffle(order)
         for k in order:
@@ -66,8 +83,9 @@ def measure(libs: dict[str, str], rounds: int, seed: int = 1) -> list[ImportResu
             if res.error:
                 continue
             code = _CHILD.format(stmt=res.stmt or "pass")
-            proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                  timeout=120, env=env)
+            proc = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+            )
             if proc.returncode != 0:
                 res.error = (proc.stderr.strip().splitlines() or ["failed"])[-1]
                 continue

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import jax
-
 from harness import Job
 from peers import SHAPES, Peer, build, reads_per_expr
 
@@ -38,7 +37,7 @@ TARGETS: dict[str, float] = {
 _MIN_READS = 48
 
 
-def _ident(x):  # noqa: ANN001, ANN202
+def _ident(x):
     return x
 
 
@@ -46,7 +45,7 @@ def jobs_for(peer: Peer, shape: str, ops: list[str]) -> list[Job]:
     """All jobs of one peer for one shape. Raises if the peer cannot build the shape."""
     b = build(peer, shape)
     g = b.ns
-    o = eval(b.ctor, g)  # noqa: S307 (generated from our own field lists)
+    o = eval(b.ctor, g)
     leaves, treedef = jax.tree_util.tree_flatten(o)
     if len(leaves) != b.n_leaves:
         raise AssertionError(f"{peer.key}/{shape}: {len(leaves)} leaves, expected {b.n_leaves}")
@@ -54,9 +53,17 @@ def jobs_for(peer: Peer, shape: str, ops: list[str]) -> list[Job]:
     f = jax.jit(lambda t: t)
     f(o)  # compile
     g.update(
-        _O=o, _O_unflat=o_unflat, _V=g["v"], _TD=treedef, _LEAVES=leaves, _F=f, _ident=_ident,
-        _flatten=jax.tree_util.tree_flatten, _unflatten=jax.tree_util.tree_unflatten,
-        _tree_map=jax.tree_util.tree_map, _fwp=jax.tree_util.tree_flatten_with_path,
+        _O=o,
+        _O_unflat=o_unflat,
+        _V=g["v"],
+        _TD=treedef,
+        _LEAVES=leaves,
+        _F=f,
+        _ident=_ident,
+        _flatten=jax.tree_util.tree_flatten,
+        _unflatten=jax.tree_util.tree_unflatten,
+        _tree_map=jax.tree_util.tree_map,
+        _fwp=jax.tree_util.tree_flatten_with_path,
     )
     reads_one = "; ".join(b.reads)
     rep = max(1, -(-_MIN_READS // len(b.reads)))
@@ -64,8 +71,10 @@ def jobs_for(peer: Peer, shape: str, ops: list[str]) -> list[Job]:
     n_reads = len(b.reads) * rep * reads_per_expr(shape)
 
     # locals for the loop (LOAD_FAST), like a user's function body would have
-    base_setup = ("o = _O; td = _TD; leaves = _LEAVES; f = _F; ident = _ident; v = _V; "
-                  "flatten = _flatten; unflatten = _unflatten; tree_map = _tree_map; fwp = _fwp")
+    base_setup = (
+        "o = _O; td = _TD; leaves = _LEAVES; f = _F; ident = _ident; v = _V; "
+        "flatten = _flatten; unflatten = _unflatten; tree_map = _tree_map; fwp = _fwp"
+    )
     stmts: dict[str, tuple[str, str, int]] = {
         "flatten": ("flatten(o)", base_setup, 1),
         "unflatten": ("unflatten(td, leaves)", base_setup, 1),
@@ -86,8 +95,9 @@ def jobs_for(peer: Peer, shape: str, ops: list[str]) -> list[Job]:
     return jobs
 
 
-def all_jobs(peers: list[Peer], ops: list[str] | None = None,
-             shapes: tuple[str, ...] = SHAPES) -> tuple[list[Job], dict[str, str]]:
+def all_jobs(
+    peers: list[Peer], ops: list[str] | None = None, shapes: tuple[str, ...] = SHAPES
+) -> tuple[list[Job], dict[str, str]]:
     """Jobs for every available peer; second value: peer -> why it was skipped."""
     ops = ops or [k for k, _ in OPS]
     jobs: list[Job] = []

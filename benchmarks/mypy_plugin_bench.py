@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 PLAIN = "[tool.mypy]\n"
@@ -197,7 +196,9 @@ def main() -> None:
     for kind, by_variant in samples.items():
         plain = statistics.median(by_variant["plain"])
         plugin = statistics.median(by_variant["plugin"])
-        print(f"| {kind} | {plain:.2f} s | {plugin:.2f} s | {plugin / plain:.3f} | {targets[kind]} |")
+        print(
+            f"| {kind} | {plain:.2f} s | {plugin:.2f} s | {plugin / plain:.3f} | {targets[kind]} |"
+        )
 
 
 if __name__ == "__main__":

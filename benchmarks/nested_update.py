@@ -16,7 +16,6 @@ import sys
 from typing import Any
 
 import jax
-
 from harness import Job
 from peers import Peer, build
 
@@ -37,9 +36,9 @@ def _chain(rep: str, obj: str = "o", path: tuple[str, ...] = PATH) -> str:
 class Method:
     label: str
     peer: str
-    stmt: str                 # uses o, v and names from the peer's namespace
+    stmt: str  # uses o, v and names from the peer's namespace
     extra: dict[str, Any]
-    check: str = ""           # expression that must be True after the update, on `new`
+    check: str = ""  # expression that must be True after the update, on `new`
 
 
 def methods(peers: dict[str, Peer]) -> tuple[list[Method], dict[str, str]]:
@@ -48,33 +47,64 @@ def methods(peers: dict[str, Peer]) -> tuple[list[Method], dict[str, str]]:
     out.append(Method(REFERENCE, "register_dataclass", _chain("_dc_replace({o}, {f}={v})"), {}))
     if "jaxdc" in peers and not peers["jaxdc"].error:
         import jaxdc
-        out.append(Method("chained jaxdc.replace", "jaxdc", _chain("_jaxdc_replace({o}, {f}={v})"), {}))
+
+        out.append(
+            Method("chained jaxdc.replace", "jaxdc", _chain("_jaxdc_replace({o}, {f}={v})"), {})
+        )
         cm = getattr(jaxdc, "copy_and_mutate", None)
         if cm is None:
             skipped["jaxdc.copy_and_mutate"] = "jaxdc.copy_and_mutate does not exist yet"
         else:
-            out.append(Method("jaxdc.copy_and_mutate", "jaxdc",
-                              "with _cm(o) as new:\n    new.a.b.c.x = v", {"_cm": cm}))
-            out.append(Method("jaxdc.copy_and_mutate(validate=False)", "jaxdc",
-                              "with _cm(o, validate=False) as new:\n    new.a.b.c.x = v", {"_cm": cm}))
+            out.append(
+                Method(
+                    "jaxdc.copy_and_mutate",
+                    "jaxdc",
+                    "with _cm(o) as new:\n    new.a.b.c.x = v",
+                    {"_cm": cm},
+                )
+            )
+            out.append(
+                Method(
+                    "jaxdc.copy_and_mutate(validate=False)",
+                    "jaxdc",
+                    "with _cm(o, validate=False) as new:\n    new.a.b.c.x = v",
+                    {"_cm": cm},
+                )
+            )
     else:
         skipped["jaxdc"] = peers["jaxdc"].error if "jaxdc" in peers else "not available"
     if "flax.struct" in peers and not peers["flax.struct"].error:
-        out.append(Method("chained flax .replace", "flax.struct", _chain("{o}.replace({f}={v})"), {}))
+        out.append(
+            Method("chained flax .replace", "flax.struct", _chain("{o}.replace({f}={v})"), {})
+        )
     if "jax_dataclasses" in peers and not peers["jax_dataclasses"].error:
         import jax_dataclasses as jdc
-        out.append(Method("jax_dataclasses.copy_and_mutate", "jax_dataclasses",
-                          "with _cm(o) as new:\n    new.a.b.c.x = v", {"_cm": jdc.copy_and_mutate}))
+
+        out.append(
+            Method(
+                "jax_dataclasses.copy_and_mutate",
+                "jax_dataclasses",
+                "with _cm(o) as new:\n    new.a.b.c.x = v",
+                {"_cm": jdc.copy_and_mutate},
+            )
+        )
     if "equinox" in peers and not peers["equinox"].error:
         import equinox as eqx
-        out.append(Method("eqx.tree_at", "equinox", "_tree_at(_where, o, v)",
-                          {"_tree_at": eqx.tree_at, "_where": lambda t: t.a.b.c.x}))
+
+        out.append(
+            Method(
+                "eqx.tree_at",
+                "equinox",
+                "_tree_at(_where, o, v)",
+                {"_tree_at": eqx.tree_at, "_where": lambda t: t.a.b.c.x},
+            )
+        )
     return out, skipped
 
 
 def _result(m: Method, g: dict[str, Any]) -> Any:
     ns = dict(g, o=g["_O"], v=g["_V"])
-    exec(m.stmt if m.stmt.startswith("with ") else "new = " + m.stmt, ns)  # noqa: S102
+    exec(m.stmt if m.stmt.startswith("with ") else "new = " + m.stmt, ns)
     return ns["new"]
 
 
@@ -84,7 +114,7 @@ def jobs(peers: dict[str, Peer]) -> tuple[list[Job], dict[str, str]]:
     for m in ms:
         b = build(peers[m.peer], "nested")
         g = dict(b.ns, **m.extra)
-        g["_O"] = eval(b.ctor, g)  # noqa: S307
+        g["_O"] = eval(b.ctor, g)
         g["_V"] = g["v"]
         new = _result(m, g)
         # correctness: the deep leaf changed, the input did not, and the shape is intact
@@ -94,8 +124,16 @@ def jobs(peers: dict[str, Peer]) -> tuple[list[Job], dict[str, str]]:
         out.append(Job(("nested_update",), m.label, m.stmt, "o = _O; v = _V", g))
         # attribute reads on the *result*: an update that leaves instances in a slower state
         # (e.g. a materialised __dict__ after a __class__ switch) shows up here
-        out.append(Job(("nested_update_reads",), m.label, _READS_SRC, "o = _NEW",
-                       dict(g, _NEW=new), units=_READS_UNITS))
+        out.append(
+            Job(
+                ("nested_update_reads",),
+                m.label,
+                _READS_SRC,
+                "o = _NEW",
+                dict(g, _NEW=new),
+                units=_READS_UNITS,
+            )
+        )
     return out, skipped
 
 

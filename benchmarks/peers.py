@@ -32,7 +32,7 @@ NESTED_ARITY = 3
 @dataclasses.dataclass(frozen=True)
 class ClassSpec:
     name: str
-    data: tuple[str, ...]   # pytree children
+    data: tuple[str, ...]  # pytree children
     static: tuple[str, ...]  # treedef metadata
 
 
@@ -50,13 +50,13 @@ CHILDREN = ("a", "b", "c")
 
 @dataclasses.dataclass
 class Peer:
-    key: str                      # column name
-    statics: bool                 # supports static (treedef) fields
-    import_stmt: str              # what `import` costs on top of `import jax` ("" = nothing)
+    key: str  # column name
+    statics: bool  # supports static (treedef) fields
+    import_stmt: str  # what `import` costs on top of `import jax` ("" = nothing)
     make: Callable[[ClassSpec], Any] | None = None  # build the class for a spec
-    replace: str = ""             # template with {o}, {f}, {v}; helpers live in ns below
+    replace: str = ""  # template with {o}, {f}, {v}; helpers live in ns below
     ns: dict[str, Any] = dataclasses.field(default_factory=dict)
-    error: str = ""               # why the peer is unavailable ("" = available)
+    error: str = ""  # why the peer is unavailable ("" = available)
     note: str = ""
 
     def ctor(self, spec: ClassSpec, args: dict[str, str]) -> str:
@@ -87,8 +87,13 @@ def _anns(spec: ClassSpec, data_ann: Any, static_ann: Any, child_ann: Any = Any)
     return anns
 
 
-def _new_class(spec: ClassSpec, bases: tuple[type, ...], anns: dict[str, Any],
-               defaults: dict[str, Any] | None = None, extra: dict[str, Any] | None = None) -> type:
+def _new_class(
+    spec: ClassSpec,
+    bases: tuple[type, ...],
+    anns: dict[str, Any],
+    defaults: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> type:
     def body(ns: dict[str, Any]) -> None:
         ns["__annotations__"] = anns
         ns["__module__"] = __name__
@@ -105,19 +110,27 @@ def _static_dc_field() -> Any:
 
 def _peer_register_dataclass() -> Peer:
     def make(spec: ClassSpec) -> type:
-        cls = _new_class(spec, (), _anns(spec, jax.Array, str),
-                         {f: _static_dc_field() for f in spec.static})
+        cls = _new_class(
+            spec, (), _anns(spec, jax.Array, str), {f: _static_dc_field() for f in spec.static}
+        )
         return jax.tree_util.register_dataclass(dataclasses.dataclass(frozen=True)(cls))
 
-    return Peer("register_dataclass", True, "", make, "_dc_replace({o}, {f}={v})",
-                {"_dc_replace": dataclasses.replace},
-                note="frozen `dataclasses.dataclass` + `jax.tree_util.register_dataclass`; "
-                     "replace = `dataclasses.replace`")
+    return Peer(
+        "register_dataclass",
+        True,
+        "",
+        make,
+        "_dc_replace({o}, {f}={v})",
+        {"_dc_replace": dataclasses.replace},
+        note="frozen `dataclasses.dataclass` + `jax.tree_util.register_dataclass`; "
+        "replace = `dataclasses.replace`",
+    )
 
 
 def _peer_jaxdc() -> Peer:
     try:
         import jaxdc
+
         deco = jaxdc.pytree_dataclass
         static = jaxdc.Static
         rep = jaxdc.replace
@@ -128,8 +141,15 @@ def _peer_jaxdc() -> Peer:
         cls = _new_class(spec, (), _anns(spec, jax.Array, static[str]))
         return deco(cls)
 
-    return Peer("jaxdc", True, "import jaxdc", make, "_jaxdc_replace({o}, {f}={v})",
-                {"_jaxdc_replace": rep}, note="`@jaxdc.pytree_dataclass`; replace = `jaxdc.replace`")
+    return Peer(
+        "jaxdc",
+        True,
+        "import jaxdc",
+        make,
+        "_jaxdc_replace({o}, {f}={v})",
+        {"_jaxdc_replace": rep},
+        note="`@jaxdc.pytree_dataclass`; replace = `jaxdc.replace`",
+    )
 
 
 def _peer_flax() -> Peer:
@@ -139,26 +159,45 @@ def _peer_flax() -> Peer:
         return Peer("flax.struct", True, "import flax.struct", error=f"{type(e).__name__}: {e}")
 
     def make(spec: ClassSpec) -> type:
-        cls = _new_class(spec, (), _anns(spec, jax.Array, str),
-                         {f: flax.struct.field(pytree_node=False) for f in spec.static})
+        cls = _new_class(
+            spec,
+            (),
+            _anns(spec, jax.Array, str),
+            {f: flax.struct.field(pytree_node=False) for f in spec.static},
+        )
         return flax.struct.dataclass(cls)
 
-    return Peer("flax.struct", True, "import flax.struct", make, "{o}.replace({f}={v})",
-                note="`@flax.struct.dataclass`; replace = `.replace`")
+    return Peer(
+        "flax.struct",
+        True,
+        "import flax.struct",
+        make,
+        "{o}.replace({f}={v})",
+        note="`@flax.struct.dataclass`; replace = `.replace`",
+    )
 
 
 def _peer_jdc() -> Peer:
     try:
         import jax_dataclasses as jdc
     except Exception as e:
-        return Peer("jax_dataclasses", True, "import jax_dataclasses", error=f"{type(e).__name__}: {e}")
+        return Peer(
+            "jax_dataclasses", True, "import jax_dataclasses", error=f"{type(e).__name__}: {e}"
+        )
 
     def make(spec: ClassSpec) -> type:
         cls = _new_class(spec, (), _anns(spec, jax.Array, jdc.Static[str]))
         return jdc.pytree_dataclass(cls)
 
-    return Peer("jax_dataclasses", True, "import jax_dataclasses", make, "_jdc_replace({o}, {f}={v})",
-                {"_jdc_replace": jdc.replace}, note="`@jdc.pytree_dataclass`; replace = `jdc.replace`")
+    return Peer(
+        "jax_dataclasses",
+        True,
+        "import jax_dataclasses",
+        make,
+        "_jdc_replace({o}, {f}={v})",
+        {"_jdc_replace": jdc.replace},
+        note="`@jdc.pytree_dataclass`; replace = `jdc.replace`",
+    )
 
 
 def _peer_equinox() -> Peer:
@@ -168,16 +207,27 @@ def _peer_equinox() -> Peer:
         return Peer("equinox", True, "import equinox", error=f"{type(e).__name__}: {e}")
 
     def make(spec: ClassSpec) -> type:
-        return _new_class(spec, (eqx.Module,), _anns(spec, jax.Array, str),
-                          {f: eqx.field(static=True) for f in spec.static})
+        return _new_class(
+            spec,
+            (eqx.Module,),
+            _anns(spec, jax.Array, str),
+            {f: eqx.field(static=True) for f in spec.static},
+        )
 
     ns: dict[str, Any] = {"_tree_at": eqx.tree_at}
     # one selector per field, defined once (as a user would hoist it)
     for spec in (SMALL, WIDE, BRANCH, LEAF):
         for f in spec.data:
-            ns[f"_sel_{f}"] = eval(f"lambda m: m.{f}")  # noqa: S307 (our own field names)
-    return Peer("equinox", True, "import equinox", make, "_tree_at(_sel_{f}, {o}, {v})", ns,
-                note="`eqx.Module`; replace = `eqx.tree_at`")
+            ns[f"_sel_{f}"] = eval(f"lambda m: m.{f}")
+    return Peer(
+        "equinox",
+        True,
+        "import equinox",
+        make,
+        "_tree_at(_sel_{f}, {o}, {v})",
+        ns,
+        note="`eqx.Module`; replace = `eqx.tree_at`",
+    )
 
 
 def _peer_chex() -> Peer:
@@ -190,8 +240,14 @@ def _peer_chex() -> Peer:
         cls = _new_class(spec, (), _anns(dataclasses.replace(spec, static=()), jax.Array, str))
         return chex.dataclass(frozen=True)(cls)
 
-    return Peer("chex", False, "import chex", make, "{o}.replace({f}={v})",
-                note="`@chex.dataclass(frozen=True)` (no static fields: dropped); replace = `.replace`")
+    return Peer(
+        "chex",
+        False,
+        "import chex",
+        make,
+        "{o}.replace({f}={v})",
+        note="`@chex.dataclass(frozen=True)` (no static fields: dropped); replace = `.replace`",
+    )
 
 
 def _peer_ojax() -> Peer:
@@ -207,11 +263,19 @@ def _peer_ojax() -> Peer:
         defaults = {f: ojax.aux() for f in spec.static}
         if spec is BRANCH:
             defaults.update({f: ojax.child() for f in CHILDREN})
-        return _new_class(spec, (ojax.OTree,), _anns(spec, jax.Array, str), defaults,
-                          {"__init__": __init__})
+        return _new_class(
+            spec, (ojax.OTree,), _anns(spec, jax.Array, str), defaults, {"__init__": __init__}
+        )
 
-    return Peer("ojax", True, "import ojax", make, "_ojax_new({o}, {f}={v})", {"_ojax_new": ojax.new},
-                note="`ojax.OTree` with an `assign_` `__init__` (OTree has init=False); replace = `ojax.new`")
+    return Peer(
+        "ojax",
+        True,
+        "import ojax",
+        make,
+        "_ojax_new({o}, {f}={v})",
+        {"_ojax_new": ojax.new},
+        note="`ojax.OTree` with an `assign_` `__init__` (OTree has init=False); replace = `ojax.new`",
+    )
 
 
 def _peer_tjax() -> Peer:
@@ -221,25 +285,40 @@ def _peer_tjax() -> Peer:
         return Peer("tjax", True, "import tjax", error=f"{type(e).__name__}: {e}")
 
     def make(spec: ClassSpec) -> type:
-        cls = _new_class(spec, (), _anns(spec, jax.Array, str),
-                         {f: tdc.field(static=True) for f in spec.static})
+        cls = _new_class(
+            spec, (), _anns(spec, jax.Array, str), {f: tdc.field(static=True) for f in spec.static}
+        )
         return tdc.dataclass(cls)
 
-    return Peer("tjax", True, "import tjax", make, "_dc_replace({o}, {f}={v})",
-                {"_dc_replace": dataclasses.replace},
-                note="`@tjax.dataclasses.dataclass`; replace = `dataclasses.replace`")
+    return Peer(
+        "tjax",
+        True,
+        "import tjax",
+        make,
+        "_dc_replace({o}, {f}={v})",
+        {"_dc_replace": dataclasses.replace},
+        note="`@tjax.dataclasses.dataclass`; replace = `dataclasses.replace`",
+    )
 
 
 def _peer_namedtuple() -> Peer:
     def make(spec: ClassSpec) -> type:
         return NamedTuple(spec.name, [(f, Any) for f in spec.data])  # type: ignore[misc]
 
-    return Peer("NamedTuple", False, "", make, "{o}._replace({f}={v})",
-                note="`typing.NamedTuple` (static fields dropped); replace = `._replace`")
+    return Peer(
+        "NamedTuple",
+        False,
+        "",
+        make,
+        "{o}._replace({f}={v})",
+        note="`typing.NamedTuple` (static fields dropped); replace = `._replace`",
+    )
 
 
 def _peer_tuple() -> Peer:
-    return Peer("tuple", False, "", None, "", note="plain tuples (static fields dropped); replace = slicing")
+    return Peer(
+        "tuple", False, "", None, "", note="plain tuples (static fields dropped); replace = slicing"
+    )
 
 
 REFERENCE = "register_dataclass"
@@ -247,8 +326,18 @@ REFERENCE = "register_dataclass"
 
 def all_peers() -> list[Peer]:
     """Reference first, jaxdc second, then the others; unavailable peers carry `error`."""
-    return [_peer_register_dataclass(), _peer_jaxdc(), _peer_flax(), _peer_jdc(), _peer_equinox(),
-            _peer_chex(), _peer_tjax(), _peer_ojax(), _peer_namedtuple(), _peer_tuple()]
+    return [
+        _peer_register_dataclass(),
+        _peer_jaxdc(),
+        _peer_flax(),
+        _peer_jdc(),
+        _peer_equinox(),
+        _peer_chex(),
+        _peer_tjax(),
+        _peer_ojax(),
+        _peer_namedtuple(),
+        _peer_tuple(),
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,10 +353,11 @@ def _leaf_array(i: int) -> jax.Array:
 @dataclasses.dataclass
 class Built:
     """One peer's instance of one shape plus everything the op snippets need."""
-    ns: dict[str, Any]            # globals for the snippets: classes, arrays, helpers
-    ctor: str                     # expression building a fresh instance from ns
-    reads: list[str]              # attribute-read expressions (on variable `o`)
-    replace: str                  # statement replacing one field of `o` with `v`
+
+    ns: dict[str, Any]  # globals for the snippets: classes, arrays, helpers
+    ctor: str  # expression building a fresh instance from ns
+    reads: list[str]  # attribute-read expressions (on variable `o`)
+    replace: str  # statement replacing one field of `o` with `v`
     n_leaves: int
 
 
@@ -324,4 +414,4 @@ def reads_per_expr(shape: str) -> int:
     return NESTED_DEPTH if shape == "nested" else 1
 
 
-__all__ = ["Peer", "Built", "all_peers", "build", "SHAPES", "REFERENCE", "reads_per_expr"]
+__all__ = ["REFERENCE", "SHAPES", "Built", "Peer", "all_peers", "build", "reads_per_expr"]

@@ -25,12 +25,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import jax  # noqa: E402
-
 import imports  # noqa: E402
+import jax  # noqa: E402
 import micro  # noqa: E402
 import nested_update  # noqa: E402
-from harness import Job, ratio, run_interleaved  # noqa: E402
+from harness import ratio, run_interleaved  # noqa: E402
 from peers import REFERENCE, SHAPES, all_peers  # noqa: E402
 
 IMPORT_TARGET_MS = 15.0
@@ -47,13 +46,25 @@ def _jaxdc_source() -> str:
     src = Path(jaxdc.__file__).resolve().parent
     note = os.environ.get("JAXDC_SOURCE_NOTE", "")
     try:
-        root = subprocess.run(["git", "-C", str(src), "rev-parse", "--show-toplevel"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
+        root = subprocess.run(
+            ["git", "-C", str(src), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         if root:
-            head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                                  capture_output=True, text=True, timeout=10).stdout.strip()
-            dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", str(src)],
-                                   capture_output=True, text=True, timeout=10).stdout.strip()
+            head = subprocess.run(
+                ["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+            dirty = subprocess.run(
+                ["git", "-C", root, "status", "--porcelain", "--", str(src)],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
             note = note or f"commit {head}" + (" + uncommitted changes" if dirty else "")
     except Exception:
         pass
@@ -106,10 +117,14 @@ def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
                     ok = r.ratio <= target
                     mark = " ✅" if ok else " ❌"
                     if not ok:
-                        misses.append(f"{label} / {shape}: {r.ratio:.3f} (target ≤ {target:.2f}, "
-                                      f"paired IQR {r.q1:.2f}–{r.q3:.2f})")
-                row += [f"**{_fmt_ratio(r.ratio)}** ±{r.spread:.2f}{mark}",
-                        f"≤ {target:.2f}" if target is not None else "–"]
+                        misses.append(
+                            f"{label} / {shape}: {r.ratio:.3f} (target ≤ {target:.2f}, "
+                            f"paired IQR {r.q1:.2f}–{r.q3:.2f})"
+                        )
+                row += [
+                    f"**{_fmt_ratio(r.ratio)}** ±{r.spread:.2f}{mark}",
+                    f"≤ {target:.2f}" if target is not None else "–",
+                ]
             for k in others:
                 row.append(_fmt_ratio(ratio(by[((shape, op), k)].samples, ref.samples).ratio))
             lines.append("| " + " | ".join(row) + " |")
@@ -118,11 +133,16 @@ def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
 
 
 def imports_section(peers, args) -> tuple[list[str], dict, list[str]]:
-    libs = {p.key: p.import_stmt for p in peers if p.import_stmt and not (p.error and p.key != "jaxdc")}
+    libs = {
+        p.key: p.import_stmt for p in peers if p.import_stmt and not (p.error and p.key != "jaxdc")
+    }
     _progress(f"imports: {len(libs)} libraries x {args.import_rounds} rounds (subprocesses)")
     res = imports.measure(libs, args.import_rounds)
-    lines = ["| library | `import` on top of `import jax` (best of "
-             f"{args.import_rounds}, wall) | CPU | heavy packages it pulls in |", "|---|---|---|---|"]
+    lines = [
+        "| library | `import` on top of `import jax` (best of "
+        f"{args.import_rounds}, wall) | CPU | heavy packages it pulls in |",
+        "|---|---|---|---|",
+    ]
     misses: list[str] = []
     for r in sorted(res, key=lambda r: min(r.wall_ms) if r.wall_ms else 1e9):
         if r.error:
@@ -136,9 +156,24 @@ def imports_section(peers, args) -> tuple[list[str], dict, list[str]]:
             if not ok:
                 misses.append(f"import jaxdc: {best:.1f} ms (target < {IMPORT_TARGET_MS:.0f} ms)")
         name = f"**{r.lib}**" if r.lib == "jaxdc" else r.lib
-        lines.append(f"| {name} | {best:.1f} ms{mark} | {cpu:.1f} ms | {', '.join(r.heavy) or '–'} |")
-    return lines, {"imports": {r.lib: {"wall_ms": r.wall_ms, "cpu_ms": r.cpu_ms, "heavy": r.heavy,
-                                       "error": r.error} for r in res}}, misses
+        lines.append(
+            f"| {name} | {best:.1f} ms{mark} | {cpu:.1f} ms | {', '.join(r.heavy) or '–'} |"
+        )
+    return (
+        lines,
+        {
+            "imports": {
+                r.lib: {
+                    "wall_ms": r.wall_ms,
+                    "cpu_ms": r.cpu_ms,
+                    "heavy": r.heavy,
+                    "error": r.error,
+                }
+                for r in res
+            }
+        },
+        misses,
+    )
 
 
 def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
@@ -149,9 +184,11 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
     reads = {j.lib: j for j in jobs if j.cell == ("nested_update_reads",)}
     ref = next(j for j in upd if j.lib == nested_update.REFERENCE)
     ref_reads = reads[nested_update.REFERENCE]
-    lines = ["| update `o.a.b.c.x` in the 40-node tree | median | × chained `dataclasses.replace` "
-             "| attribute read on the result (× reads on the chained-replace result) |",
-             "|---|---|---|---|"]
+    lines = [
+        "| update `o.a.b.c.x` in the 40-node tree | median | × chained `dataclasses.replace` "
+        "| attribute read on the result (× reads on the chained-replace result) |",
+        "|---|---|---|---|",
+    ]
     misses: list[str] = []
     for j in upd:
         r = ratio(j.samples, ref.samples)
@@ -163,15 +200,21 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
             if not ok:
                 misses.append(f"{j.lib}: {r.ratio:.2f}× chained replace (target ≤ 2)")
         if "jaxdc" in j.lib and rr.ratio > micro.TARGETS["attr"]:
-            misses.append(f"attribute reads on the result of {j.lib}: {rr.ratio:.2f}× "
-                          f"(target ≤ {micro.TARGETS['attr']:.2f})")
+            misses.append(
+                f"attribute reads on the result of {j.lib}: {rr.ratio:.2f}× "
+                f"(target ≤ {micro.TARGETS['attr']:.2f})"
+            )
         name = f"**{j.lib}**" if "jaxdc" in j.lib else j.lib
-        lines.append(f"| {name} | {_fmt_abs(statistics.median(j.samples))} | "
-                     f"{_fmt_ratio(r.ratio)} ±{r.spread:.2f}{mark} | "
-                     f"{_fmt_ratio(rr.ratio)} ({_fmt_abs(statistics.median(reads[j.lib].samples))}/read) |")
+        lines.append(
+            f"| {name} | {_fmt_abs(statistics.median(j.samples))} | "
+            f"{_fmt_ratio(r.ratio)} ±{r.spread:.2f}{mark} | "
+            f"{_fmt_ratio(rr.ratio)} ({_fmt_abs(statistics.median(reads[j.lib].samples))}/read) |"
+        )
     notes = [f"- `{k}` skipped: {why}" for k, why in skipped.items()]
-    raw = {"nested_update": {j.lib: j.samples for j in upd},
-           "nested_update_reads": {k: j.samples for k, j in reads.items()}}
+    raw = {
+        "nested_update": {j.lib: j.samples for j in upd},
+        "nested_update_reads": {k: j.samples for k, j in reads.items()},
+    }
     return lines, raw, misses + notes
 
 
@@ -182,11 +225,16 @@ def _reexec_on_rev(rev: str) -> None:
     import tempfile
 
     root = HERE.parent
-    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", rev],
-                            capture_output=True, text=True, check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short", rev],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     tmp = tempfile.mkdtemp(prefix=f"jaxdc-{commit}-")
-    archive = subprocess.run(["git", "-C", str(root), "archive", commit, "runtime"],
-                             capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", commit, "runtime"], capture_output=True, check=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
     env = dict(os.environ, JAXDC_SOURCE_NOTE=f"commit {commit}, working tree ignored")
     env["PYTHONPATH"] = os.pathsep.join([str(Path(tmp) / "runtime"), env.get("PYTHONPATH", "")])
@@ -198,18 +246,28 @@ def main() -> int:
     for a in sys.argv[1:]:
         if a == "--head" or a.startswith("--rev="):
             _reexec_on_rev("HEAD" if a == "--head" else a.split("=", 1)[1])
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--quick", action="store_true", help="fewer rounds, ~1 minute")
     ap.add_argument("--only", default="micro,imports,nested", help="comma-separated sections")
     ap.add_argument("--rounds", type=int, help="interleaved rounds (default 31, quick 11)")
     ap.add_argument("--sample-ms", type=float, help="target CPU ms per sample (default 4, quick 2)")
-    ap.add_argument("--import-rounds", type=int, help="subprocesses per library (default 7, quick 3)")
+    ap.add_argument(
+        "--import-rounds", type=int, help="subprocesses per library (default 7, quick 3)"
+    )
     ap.add_argument("--out", help="markdown output path (default benchmarks/results-<python>.md)")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--head", action="store_true",
-                    help="measure the committed jaxdc (git archive HEAD), not the working tree")
-    ap.add_argument("--rev", metavar="REV",
-                    help="like --head, for another commit (--rev=REV), e.g. to run two Pythons on one commit")
+    ap.add_argument(
+        "--head",
+        action="store_true",
+        help="measure the committed jaxdc (git archive HEAD), not the working tree",
+    )
+    ap.add_argument(
+        "--rev",
+        metavar="REV",
+        help="like --head, for another commit (--rev=REV), e.g. to run two Pythons on one commit",
+    )
     args = ap.parse_args()
     args.rounds = args.rounds or (11 if args.quick else 31)
     args.sample_ms = args.sample_ms or (2.0 if args.quick else 4.0)
@@ -223,24 +281,30 @@ def main() -> int:
     for mod in ("jaxdc", "flax", "jax_dataclasses", "equinox", "chex", "tjax", "ojax"):
         try:
             from importlib.metadata import version
+
             versions.append(f"{mod} {version(mod)}")
         except Exception:
             pass
-    out = [f"### Python {platform.python_version()} · jax {jax.__version__} · "
-           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
-           f"{' · --quick' if args.quick else ''}",
-           "",
-           f"{platform.machine()}, {os.cpu_count()} CPUs, {', '.join(versions)}; {_jaxdc_source()}.",
-           ""]
+    out = [
+        f"### Python {platform.python_version()} · jax {jax.__version__} · "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+        f"{' · --quick' if args.quick else ''}",
+        "",
+        f"{platform.machine()}, {os.cpu_count()} CPUs, {', '.join(versions)}; {_jaxdc_source()}.",
+        "",
+    ]
     raw: dict = {"python": platform.python_version(), "jax": jax.__version__, "quick": args.quick}
     all_misses: list[str] = []
     if "micro" in sections:
         lines, data, notes = micro_section(peers, args)
         raw.update(data)
-        out += ["Ratios to `jax.tree_util.register_dataclass` (= 1.00, lower is faster): thread CPU "
-                f"time, median of {args.rounds} interleaved rounds; `±` is half the interquartile "
-                "range of the per-round paired ratios. The reference column gives its absolute "
-                "median time (attribute reads: per single attribute lookup).", ""]
+        out += [
+            "Ratios to `jax.tree_util.register_dataclass` (= 1.00, lower is faster): thread CPU "
+            f"time, median of {args.rounds} interleaved rounds; `±` is half the interquartile "
+            "range of the per-round paired ratios. The reference column gives its absolute "
+            "median time (attribute reads: per single attribute lookup).",
+            "",
+        ]
         out += lines + [""]
         all_misses += [n for n in notes if not n.startswith("- ")]
         out += [n for n in notes if n.startswith("- ")]
@@ -258,7 +322,11 @@ def main() -> int:
         out += lines + [""]
         all_misses += notes
     notes_peers = [f"- {p.key}: {p.note}" for p in peers if p.note and not p.error]
-    out += ["<details><summary>How each library is spelled</summary>", ""] + notes_peers + ["", "</details>", ""]
+    out += (
+        ["<details><summary>How each library is spelled</summary>", ""]
+        + notes_peers
+        + ["", "</details>", ""]
+    )
     if any(p.key == "jaxdc" and not p.error for p in peers):
         out += ["**jaxdc misses:** " + ("none" if not all_misses else ""), ""]
         out += [f"- {m}" for m in all_misses] + ([""] if all_misses else [])

@@ -32,9 +32,17 @@ def run_mypy() -> set[int]:
     banner("1. mypy + jaxdc_mypy plugin  (examples/mypy.ini: plugins = jaxdc_mypy)")
     caught = set()
     out = subprocess.run(
-        [str(BIN / "mypy"), "--config-file", str(HERE / "mypy.ini"), "--no-error-summary",
-         "--hide-error-context", str(MISUSE)],
-        capture_output=True, text=True, cwd=HERE.parent,
+        [
+            str(BIN / "mypy"),
+            "--config-file",
+            str(HERE / "mypy.ini"),
+            "--no-error-summary",
+            "--hide-error-context",
+            str(MISUSE),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=HERE.parent,
     ).stdout
     for row in out.splitlines():
         if ": error: " not in row:
@@ -51,13 +59,17 @@ def run_pyright() -> set[int]:
     caught = set()
     out = subprocess.run(
         [str(BIN / "pyright"), "--outputjson", "--pythonpath", sys.executable, str(MISUSE)],
-        capture_output=True, text=True, cwd=HERE.parent,
+        capture_output=True,
+        text=True,
+        cwd=HERE.parent,
     ).stdout
     for diag in json.loads(out)["generalDiagnostics"]:
         line = diag["range"]["start"]["line"] + 1
         message = diag["message"].splitlines()[0]
         caught.add(line)
-        print(f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{diag.get('rule', '')}]")
+        print(
+            f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{diag.get('rule', '')}]"
+        )
     return caught
 
 
@@ -104,12 +116,11 @@ def run_runtime_checks() -> None:
     banner("3. runtime: the same misuse, for people who run neither checker")
     import jax
     import jax.numpy as jnp
-
     import jaxdc as jdc
 
     for title, snippet in RUNTIME_MISUSE.items():
         try:
-            exec(textwrap.dedent(snippet), {"jax": jax, "jnp": jnp, "jdc": jdc})  # noqa: S102
+            exec(textwrap.dedent(snippet), {"jax": jax, "jnp": jnp, "jdc": jdc})
         except Exception as exc:  # the demo shows whatever the runtime raises
             print(f"  {title}:\n    {type(exc).__name__}: {textwrap.shorten(str(exc), 400)}")
         else:

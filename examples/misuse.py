@@ -7,9 +7,8 @@ import dataclasses
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-
 import jaxdc as jdc
+import numpy as np
 
 
 @dataclasses.dataclass

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-
 import jaxdc
 
 
@@ -35,8 +34,10 @@ class Model(jaxdc.PyTreeNode):
 def make_model(key: jax.Array) -> Model:
     k1, k2 = jax.random.split(key)
     return Model(
-        [Dense(jax.random.normal(k1, (3, 8)) * 0.5, jnp.zeros(8)),
-         Dense(jax.random.normal(k2, (8, 1)) * 0.5, jnp.zeros(1), activation="linear")],
+        [
+            Dense(jax.random.normal(k1, (3, 8)) * 0.5, jnp.zeros(8)),
+            Dense(jax.random.normal(k2, (8, 1)) * 0.5, jnp.zeros(1), activation="linear"),
+        ],
         step=jnp.asarray(0),
     )
 
@@ -44,6 +45,7 @@ def make_model(key: jax.Array) -> Model:
 @jaxdc.jit
 def train_step(model: Model, x: jax.Array, y: jax.Array, lr: jaxdc.Static[float]) -> Model:
     """`lr` is static because of its annotation: no static_argnames list to keep in sync."""
+
     def loss(layers: list) -> jax.Array:
         return jnp.mean((jax.vmap(model.replace(layers=layers))(x) - y) ** 2)
 
@@ -68,7 +70,9 @@ def main() -> None:
     section("jit with Static[...] parameters (lr is static, model is traced)")
     for _ in range(200):
         model = train_step(model, x, y, 0.05)
-    print(f"after {int(model.step)} steps, loss = {float(jnp.mean((jax.vmap(model)(x) - y) ** 2)):.4f}")
+    print(
+        f"after {int(model.step)} steps, loss = {float(jnp.mean((jax.vmap(model)(x) - y) ** 2)):.4f}"
+    )
     try:
         train_step(model, x, y, [0.05])
     except TypeError as err:
@@ -76,8 +80,14 @@ def main() -> None:
 
     section("replace: a copy with some fields changed (no __init__ call)")
     reset = model.replace(step=jnp.asarray(0))
-    print("reset.step =", int(reset.step), "| model.step =", int(model.step),
-          "| layers shared:", reset.layers is model.layers)
+    print(
+        "reset.step =",
+        int(reset.step),
+        "| model.step =",
+        int(model.step),
+        "| layers shared:",
+        reset.layers is model.layers,
+    )
 
     section("copy_and_mutate: nested edits on a copy, only the edited path is copied")
     with jaxdc.copy_and_mutate(model) as new:

@@ -12,9 +12,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 # ---- jax_dataclasses: `import jax_dataclasses as jdc` -> `import jaxdc as jdc` --------
 
@@ -56,7 +55,9 @@ def test_jdc_copy_and_mutate_with_and_without_validation() -> None:
     with jdc.copy_and_mutate(cfg) as updated:
         updated.params.b = updated.params.b + 1.0
     assert updated.params.b.tolist() == [1.0, 1.0] and cfg.params.b.tolist() == [0.0, 0.0]
-    with pytest.raises(ValueError, match=r"new\.params\.w: field 'w' of class 'Params': shape changed"):
+    with pytest.raises(
+        ValueError, match=r"new\.params\.w: field 'w' of class 'Params': shape changed"
+    ):
         with jdc.copy_and_mutate(cfg) as updated:
             updated.params.w = jnp.ones(3)
     with jdc.copy_and_mutate(cfg, validate=False) as updated:
@@ -104,7 +105,9 @@ def test_flax_pytreenode_replace_and_non_pytree_field() -> None:
     @jax.jit
     def step(s: TrainState) -> TrainState:
         grads = jax.grad(lambda p: jnp.sum(s.apply_fn(p.w)))(s.params)
-        return s.replace(step=s.step + 1, params=jax.tree.map(lambda p, g: p - 0.1 * g, s.params, grads))
+        return s.replace(
+            step=s.step + 1, params=jax.tree.map(lambda p, g: p - 0.1 * g, s.params, grads)
+        )
 
     assert int(step(step(state)).step) == 2
 
@@ -132,8 +135,10 @@ def test_flax_pytreenode_class_keywords() -> None:
 def test_flax_serialization_round_trip() -> None:
     serialization = pytest.importorskip("flax.serialization")
     state = TrainState(jnp.asarray(3), Params(jnp.ones(2), jnp.zeros(2)))
-    restored = serialization.from_bytes(TrainState(jnp.asarray(0), Params(jnp.zeros(2), jnp.zeros(2))),
-                                        serialization.to_bytes(state))
+    restored = serialization.from_bytes(
+        TrainState(jnp.asarray(0), Params(jnp.zeros(2), jnp.zeros(2))),
+        serialization.to_bytes(state),
+    )
     assert int(restored.step) == 3 and restored.params.w.tolist() == [1.0, 1.0]
 
 

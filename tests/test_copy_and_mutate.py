@@ -7,9 +7,8 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 
 @jdc.pytree_dataclass(slots=True)
@@ -43,13 +42,20 @@ class Model:
 
 
 def _tree() -> Branch:
-    return Branch(jnp.zeros(2), Branch(jnp.zeros(2), Leaf(jnp.zeros(3)), Leaf(jnp.ones(3))),
-                  Leaf(jnp.full(3, 2.0)))
+    return Branch(
+        jnp.zeros(2),
+        Branch(jnp.zeros(2), Leaf(jnp.zeros(3)), Leaf(jnp.ones(3))),
+        Leaf(jnp.full(3, 2.0)),
+    )
 
 
 def _model() -> Model:
-    return Model([Leaf(jnp.zeros(2)), Leaf(jnp.ones(2))], {"k": Leaf(jnp.zeros(3))},
-                 (Leaf(jnp.zeros(1)), 3), Leaf(jnp.zeros(4)))
+    return Model(
+        [Leaf(jnp.zeros(2)), Leaf(jnp.ones(2))],
+        {"k": Leaf(jnp.zeros(3))},
+        (Leaf(jnp.zeros(1)), 3),
+        Leaf(jnp.zeros(4)),
+    )
 
 
 def test_deep_edit_leaves_input_untouched_and_shares_the_rest() -> None:
@@ -121,14 +127,31 @@ def test_pytreenode_and_container_root() -> None:
 @pytest.mark.parametrize(
     ("edit", "path", "what"),
     [
-        (lambda n: setattr(n.a.b, "w", jnp.zeros(4)), "new.a.b.w",
-         "field 'w' of class 'Leaf': shape changed from f32[3] to f32[4]"),
-        (lambda n: setattr(n.a.b, "w", jnp.zeros(3, jnp.int32)), "new.a.b.w",
-         "field 'w' of class 'Leaf': dtype changed from f32[3] to i32[3]"),
-        (lambda n: setattr(n.a, "b", 3.0), "new.a.b", "field 'b' of class 'Branch': tree structure changed"),
-        (lambda n: setattr(n.a.b, "tag", "other"), "new.a.b.tag",
-         "static field 'tag' of class 'Leaf' changed from 'leaf' to 'other'"),
-        (lambda n: setattr(n, "x", jnp.zeros(5)), "new.x", "field 'x' of class 'Branch': shape changed"),
+        (
+            lambda n: setattr(n.a.b, "w", jnp.zeros(4)),
+            "new.a.b.w",
+            "field 'w' of class 'Leaf': shape changed from f32[3] to f32[4]",
+        ),
+        (
+            lambda n: setattr(n.a.b, "w", jnp.zeros(3, jnp.int32)),
+            "new.a.b.w",
+            "field 'w' of class 'Leaf': dtype changed from f32[3] to i32[3]",
+        ),
+        (
+            lambda n: setattr(n.a, "b", 3.0),
+            "new.a.b",
+            "field 'b' of class 'Branch': tree structure changed",
+        ),
+        (
+            lambda n: setattr(n.a.b, "tag", "other"),
+            "new.a.b.tag",
+            "static field 'tag' of class 'Leaf' changed from 'leaf' to 'other'",
+        ),
+        (
+            lambda n: setattr(n, "x", jnp.zeros(5)),
+            "new.x",
+            "field 'x' of class 'Branch': shape changed",
+        ),
     ],
 )
 def test_validate_names_the_path_and_the_mismatch(edit: Any, path: str, what: str) -> None:
@@ -146,10 +169,14 @@ def test_validate_in_containers() -> None:
     with pytest.raises(ValueError, match=r"new\.layers: list length changed from 2 to 3"):
         with jdc.copy_and_mutate(o) as new:
             new.layers.append(Leaf(jnp.zeros(2)))
-    with pytest.raises(ValueError, match=r"new\.pair\[0\]\.w: field 'w' of class 'Leaf': shape changed"):
+    with pytest.raises(
+        ValueError, match=r"new\.pair\[0\]\.w: field 'w' of class 'Leaf': shape changed"
+    ):
         with jdc.copy_and_mutate(o) as new:
             new.pair[0].w = jnp.zeros(2)
-    with pytest.raises(ValueError, match=r"new\.by_name\['k'\]\.w: field 'w' of class 'Leaf': dtype changed"):
+    with pytest.raises(
+        ValueError, match=r"new\.by_name\['k'\]\.w: field 'w' of class 'Leaf': dtype changed"
+    ):
         with jdc.copy_and_mutate(o) as new:
             new.by_name["k"].w = jnp.zeros(3, jnp.int32)
 
@@ -180,7 +207,9 @@ def test_unknown_field_and_late_assignment_errors_name_class_and_field() -> None
         kept = new.a.b
         kept.w = jnp.ones(3) * 4
     assert kept.w.tolist() == [4.0] * 3  # reads the result after the block
-    with pytest.raises(dataclasses.FrozenInstanceError, match="field 'w' of 'Leaf'.*block that has ended"):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError, match="field 'w' of 'Leaf'.*block that has ended"
+    ):
         kept.w = jnp.zeros(3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         new.x = jnp.zeros(2)  # type: ignore[misc]  # the root is frozen again too

@@ -60,7 +60,9 @@ def test_future_annotations_with_local_import(load_module: Load) -> None:
 
 
 def test_local_import_unhashable_static_is_still_rejected(load_module: Load) -> None:
-    with pytest.raises(TypeError, match="static field 'ids' of class 'Local' has unhashable type 'list\\[int\\]'"):
+    with pytest.raises(
+        TypeError, match="static field 'ids' of class 'Local' has unhashable type 'list\\[int\\]'"
+    ):
         load_module(
             """
             from __future__ import annotations
@@ -196,7 +198,6 @@ def test_class_defined_by_exec_resolves_in_its_own_globals() -> None:
     """PEP 563 strings must be evaluated where the class statement ran, which is not
     `sys.modules[cls.__module__]` for exec'd code (notebooks, REPL tools, demos)."""
     import jax.numpy as jnp
-
     import jaxdc as jdc
 
     source = (
@@ -208,7 +209,7 @@ def test_class_defined_by_exec_resolves_in_its_own_globals() -> None:
         "a = A(jnp.ones(2), 3)\n"
     )
     scope = {"jax": jax, "jnp": jnp, "jdc": jdc}
-    exec(compile(source, "<notebook>", "exec"), scope)  # noqa: S102
+    exec(compile(source, "<notebook>", "exec"), scope)
     assert len(jax.tree.leaves(scope["a"])) == 1 and "3" in _statics(scope["a"])
 
 
@@ -235,7 +236,9 @@ def test_quoted_annotation_under_future_annotations(load_module: Load) -> None:
     assert len(jax.tree.leaves(m.a)) == 1 and "2" in _statics(m.a)
     with pytest.raises(TypeError, match="field 'y' of class 'B'.*'Missing'"):
         m.B(1)
-    with pytest.raises(TypeError, match="static field 'ids' of class 'C' has unhashable type 'list\\[int\\]'"):
+    with pytest.raises(
+        TypeError, match="static field 'ids' of class 'C' has unhashable type 'list\\[int\\]'"
+    ):
         load_module(
             """
             from __future__ import annotations

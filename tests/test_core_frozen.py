@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+
 import jax
 import jax.numpy as jnp
+import jaxdc as jdc
 import numpy as np
 import pytest
-
-import jaxdc as jdc
 
 
 @jdc.pytree_dataclass
@@ -25,7 +25,9 @@ def test_assignment_and_del_raise_naming_field_and_fix() -> None:
     message = str(info.value)
     assert "field 'x' of 'Point'" in message
     assert "jaxdc.replace(obj, x=...)" in message and "copy_and_mutate" in message
-    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'label' of 'Point'"):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError, match="cannot delete field 'label' of 'Point'"
+    ):
         del p.label  # type: ignore[misc]
     with pytest.raises(AttributeError, match="attribute 'other' of 'Point'"):
         p.other = 1  # type: ignore[attr-defined]
@@ -118,7 +120,9 @@ def test_excluded_fields_are_not_in_the_pytree() -> None:
 
 
 def test_excluded_field_without_default_is_rejected() -> None:
-    with pytest.raises(TypeError, match="field 'derived' of class 'A' is not part of the pytree .* has no default"):
+    with pytest.raises(
+        TypeError, match="field 'derived' of class 'A' is not part of the pytree .* has no default"
+    ):
 
         @jdc.pytree_dataclass
         class A:
@@ -135,7 +139,9 @@ def test_setting_an_excluded_field_during_construction_is_an_error() -> None:
         def __post_init__(self) -> None:
             self.total = float(self.x.sum())
 
-    with pytest.raises(TypeError, match="field 'total' of class 'A' is not part of the pytree.*pytree=True"):
+    with pytest.raises(
+        TypeError, match="field 'total' of class 'A' is not part of the pytree.*pytree=True"
+    ):
         A(jnp.ones(2))
 
 
@@ -153,11 +159,13 @@ def test_array_default_works() -> None:
 
 
 def test_numpy_array_default_is_rejected_with_fix() -> None:
-    with pytest.raises(TypeError, match="field 'x' of class 'A' has a numpy.ndarray default.*jnp.asarray"):
+    with pytest.raises(
+        TypeError, match="field 'x' of class 'A' has a numpy.ndarray default.*jnp.asarray"
+    ):
 
         @jdc.pytree_dataclass
         class A:
-            x: np.ndarray = np.zeros(3)  # noqa: RUF009
+            x: np.ndarray = np.zeros(3)
 
 
 def test_frozen_false_rejected_frozen_true_accepted_unknown_option() -> None:
@@ -178,7 +186,9 @@ def test_non_frozen_dataclass_base_is_rejected() -> None:
     class Mutable:
         a: int
 
-    with pytest.raises(TypeError, match="class 'A' derives from the non-frozen dataclass 'Mutable'"):
+    with pytest.raises(
+        TypeError, match="class 'A' derives from the non-frozen dataclass 'Mutable'"
+    ):
 
         @jdc.pytree_dataclass
         class A(Mutable):

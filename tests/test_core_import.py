@@ -18,6 +18,16 @@ def test_import_pulls_in_nothing_heavy() -> None:
 def test_public_api_is_a_drop_in_for_jax_dataclasses() -> None:
     import jaxdc
 
-    for name in ("pytree_dataclass", "Static", "field", "static_field", "fields", "replace",
-                 "asdict", "astuple", "is_dataclass", "PyTreeNode"):
+    for name in (
+        "pytree_dataclass",
+        "Static",
+        "field",
+        "static_field",
+        "fields",
+        "replace",
+        "asdict",
+        "astuple",
+        "is_dataclass",
+        "PyTreeNode",
+    ):
         assert hasattr(jaxdc, name), name

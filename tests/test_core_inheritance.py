@@ -7,9 +7,8 @@ from typing import Generic, TypeVar
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 T = TypeVar("T")
 
@@ -77,7 +76,10 @@ def test_pytreenode_subclasses_are_processed_with_class_keywords() -> None:
     s = Sub(a=jnp.ones(1))
     assert len(jax.tree.leaves(s)) == 2
     assert jax.jit(lambda s: s.replace(a=s.a + 1))(s).a.tolist() == [2.0]
-    with pytest.raises(TypeError, match="class Slotted\\(PyTreeNode, slots=True\\).*@jaxdc.pytree_dataclass\\(slots=True\\) class Slotted"):
+    with pytest.raises(
+        TypeError,
+        match="class Slotted\\(PyTreeNode, slots=True\\).*@jaxdc.pytree_dataclass\\(slots=True\\) class Slotted",
+    ):
 
         class Slotted(jdc.PyTreeNode, slots=True):
             a: jax.Array
@@ -89,7 +91,10 @@ def test_decorator_on_pytreenode_subclass_is_idempotent_or_explains() -> None:
         a: jax.Array
 
     assert Twice(jnp.ones(1)).a.shape == (1,)
-    with pytest.raises(TypeError, match="class 'Again' is already a jaxdc pytree dataclass.*class Again\\(PyTreeNode, kw_only=True\\)"):
+    with pytest.raises(
+        TypeError,
+        match="class 'Again' is already a jaxdc pytree dataclass.*class Again\\(PyTreeNode, kw_only=True\\)",
+    ):
 
         @jdc.pytree_dataclass(kw_only=True)
         class Again(jdc.PyTreeNode):
@@ -118,7 +123,9 @@ def test_kw_only_slots_order_initvar() -> None:
     leaves, treedef = jax.tree.flatten(s)
     back = jax.tree.unflatten(treedef, leaves)
     assert back.n == 1 and back.extra == "e"
-    assert [p for p, _ in jax.tree_util.tree_flatten_with_path(s)[0]] == [(jax.tree_util.GetAttrKey("a"),)]
+    assert [p for p, _ in jax.tree_util.tree_flatten_with_path(s)[0]] == [
+        (jax.tree_util.GetAttrKey("a"),)
+    ]
     assert jdc.replace(s, n=2).n == 2
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.a = jnp.ones(2)  # type: ignore[misc]
@@ -169,7 +176,9 @@ def test_redeclared_inherited_static_field_stays_static_and_is_checked() -> None
 
     n = Narrower(jnp.ones(1))
     assert len(jax.tree.leaves(n)) == 1 and "(1, 2)" in str(jax.tree.structure(n))
-    with pytest.raises(TypeError, match="static field 'sizes' of class 'Wider' has unhashable type 'list\\[int\\]'"):
+    with pytest.raises(
+        TypeError, match="static field 'sizes' of class 'Wider' has unhashable type 'list\\[int\\]'"
+    ):
 
         @jdc.pytree_dataclass
         class Wider(Parent):

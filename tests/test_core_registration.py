@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import jaxdc as jdc
 import pytest
 from jax.tree_util import GetAttrKey
-
-import jaxdc as jdc
 
 
 def test_leaves_treedef_and_key_paths_use_field_names() -> None:
@@ -62,6 +61,7 @@ def test_user_code_runs_exactly_once_through_tree_map_jit_vmap_grad(hook: str) -
     calls: list[str] = []
 
     if hook == "__post_init__":
+
         @jdc.pytree_dataclass
         class Model:
             w: jax.Array
@@ -71,6 +71,7 @@ def test_user_code_runs_exactly_once_through_tree_map_jit_vmap_grad(hook: str) -
             def __post_init__(self) -> None:
                 calls.append("post_init")
     else:
+
         @jdc.pytree_dataclass
         class Model:  # type: ignore[no-redef]
             w: jax.Array
@@ -83,7 +84,11 @@ def test_user_code_runs_exactly_once_through_tree_map_jit_vmap_grad(hook: str) -
                 self.b = jnp.zeros_like(w)
                 self.scale = 1.0
 
-    m = Model(jnp.ones((4, 3))) if hook == "__init__" else Model(jnp.ones((4, 3)), jnp.zeros((4, 3)))
+    m = (
+        Model(jnp.ones((4, 3)))
+        if hook == "__init__"
+        else Model(jnp.ones((4, 3)), jnp.zeros((4, 3)))
+    )
     jax.tree.map(lambda x: x * 2, m)
     jax.jit(lambda m: jax.tree.map(lambda x: x + 1, m))(m)
     jax.vmap(lambda m: m)(m)

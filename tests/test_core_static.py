@@ -7,10 +7,9 @@ from typing import Optional
 
 import jax
 import jax.numpy as jnp
+import jaxdc as jdc
 import numpy as np
 import pytest
-
-import jaxdc as jdc
 
 
 def test_three_spellings_of_static_mean_the_same() -> None:
@@ -40,7 +39,9 @@ def test_three_spellings_of_static_mean_the_same() -> None:
         ((1, (np.ones(1),)), "'tuple' containing a 'numpy.ndarray'", "make 'cfg' a data field"),
     ],
 )
-def test_unhashable_static_value_rejected_at_construction(value: object, shown: str, fix: str) -> None:
+def test_unhashable_static_value_rejected_at_construction(
+    value: object, shown: str, fix: str
+) -> None:
     @jdc.pytree_dataclass
     class Model:
         w: jax.Array
@@ -137,7 +138,7 @@ def test_unhashable_static_type_rejected_at_class_definition(
             cfg: jdc.Static[annotation]  # type: ignore[valid-type]
 
     message = str(info.value)
-    assert message.startswith(f"static field 'cfg' of class '")
+    assert message.startswith("static field 'cfg' of class '")
     assert "Bad'" in message and f"unhashable type '{shown}'" in message
     assert reason in message and "Fix: " in message
 
@@ -152,8 +153,20 @@ def test_field_static_true_type_is_checked_too() -> None:
 
 @pytest.mark.parametrize(
     "annotation",
-    [int, str, float, bool, tuple[int, ...], frozenset[str], type[int], None, FrozenCfg,
-     Optional[str], "typing.Literal['a', 'b']", "collections.abc.Callable[[int], int]"],
+    [
+        int,
+        str,
+        float,
+        bool,
+        tuple[int, ...],
+        frozenset[str],
+        type[int],
+        None,
+        FrozenCfg,
+        Optional[str],
+        "typing.Literal['a', 'b']",
+        "collections.abc.Callable[[int], int]",
+    ],
 )
 def test_hashable_static_types_accepted(annotation: object) -> None:
     import collections.abc  # noqa: F401 - used by the string annotations

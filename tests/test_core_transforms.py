@@ -7,9 +7,8 @@ import pickle
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 
 @jdc.pytree_dataclass
@@ -69,7 +68,9 @@ def test_vmap_over_instances_and_in_axes_by_structure() -> None:
     out = jax.vmap(lambda p: jnp.sum(p.w) + jnp.sum(p.b))(batch)
     assert out.shape == (5,) and float(out[0]) == 6.0
     axes = Params(w=0, b=None)  # type: ignore[arg-type]
-    mixed = jax.vmap(lambda p: p.w.sum() + p.b.sum(), in_axes=(axes,))(Params(jnp.ones((5, 3, 2)), jnp.ones(2)))
+    mixed = jax.vmap(lambda p: p.w.sum() + p.b.sum(), in_axes=(axes,))(
+        Params(jnp.ones((5, 3, 2)), jnp.ones(2))
+    )
     assert mixed.shape == (5,) and float(mixed[0]) == 8.0
 
 
@@ -95,7 +96,10 @@ def test_pickle_deepcopy_copy_round_trip() -> None:
 
 
 def test_replace_unknown_field_lists_valid_ones() -> None:
-    with pytest.raises(TypeError, match="unknown field\\(s\\) 'stp' for class 'TrainState'; its fields are: params, step, lr"):
+    with pytest.raises(
+        TypeError,
+        match="unknown field\\(s\\) 'stp' for class 'TrainState'; its fields are: params, step, lr",
+    ):
         jdc.replace(_state(), stp=1)
     with pytest.raises(TypeError, match="needs an instance of a jaxdc pytree dataclass, got 'int'"):
         jdc.replace(3, x=1)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from types import ModuleType
-from typing import Callable
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 
 class Counter(jdc.PyTreeNode):
@@ -30,7 +29,7 @@ def test_static_annotation_makes_the_parameter_static() -> None:
     @jdc.jit
     def power(x: jax.Array, n: jdc.Static[int]) -> jax.Array:
         traces.append(n)
-        return x ** n if isinstance(n, int) else x  # a traced n would not be an int
+        return x**n if isinstance(n, int) else x  # a traced n would not be an int
 
     assert float(power(jnp.float32(2.0), 3)) == 8.0
     assert float(power(jnp.float32(3.0), 3)) == 27.0  # cached: same static value
@@ -88,8 +87,10 @@ def test_positional_only_static_parameter() -> None:
 
 @pytest.mark.parametrize(
     ("value", "needle"),
-    [([1, 2], "got a value of type 'list', which is not hashable"),
-     (jnp.ones(2), "got an array: arrays are not hashable")],
+    [
+        ([1, 2], "got a value of type 'list', which is not hashable"),
+        (jnp.ones(2), "got an array: arrays are not hashable"),
+    ],
 )
 def test_unhashable_static_argument_names_the_parameter(value: object, needle: str) -> None:
     @jdc.jit
@@ -135,7 +136,7 @@ def test_lower_and_forwarded_attributes() -> None:
 def test_works_under_vmap_and_grad() -> None:
     @jdc.jit
     def f(x: jax.Array, n: jdc.Static[int]) -> jax.Array:
-        return jnp.sum(x ** n)
+        return jnp.sum(x**n)
 
     assert jax.vmap(lambda x: f(x, 2))(jnp.ones((4, 3))).shape == (4,)
     assert jax.grad(lambda x: f(x, 2))(jnp.ones(3)).tolist() == [2.0] * 3

@@ -135,7 +135,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LanguageS
                     "textDocument": {
                         "completion": {"completionItem": {"snippetSupport": False}},
                         "signatureHelp": {
-                            "signatureInformation": {"parameterInformation": {"labelOffsetSupport": True}}
+                            "signatureInformation": {
+                                "parameterInformation": {"labelOffsetSupport": True}
+                            }
                         },
                     }
                 },

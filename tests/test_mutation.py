@@ -7,7 +7,6 @@ import dataclasses
 import jax
 import jax.numpy as jnp
 import pytest
-
 from jaxdc import field, pytree_dataclass
 from jaxdc._mutation import attr
 

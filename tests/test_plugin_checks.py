@@ -15,7 +15,7 @@ from test_plugin_support import Project, project, warm_cache  # noqa: F401
 PLUGIN_CODES = ("jaxdc-static", "jaxdc-data", "jaxdc-any", "call-arg", "arg-type")
 
 # Static fields that must be rejected, in every spelling and decorator form.
-STATIC_MISUSE = '''
+STATIC_MISUSE = """
 import dataclasses
 from collections import deque
 from typing import Optional, TypedDict, Union
@@ -77,10 +77,10 @@ class Node(PyTreeNode, kw_only=True):
 
 class Ignored(PyTreeNode):
     a: Static[jax.Array]  # type: ignore[jaxdc-static]
-'''
+"""
 
 # Data fields that must be rejected; and jaxdc-any only when configured.
-DATA_MISUSE = '''
+DATA_MISUSE = """
 from typing import Any, Callable, Optional
 
 import jax
@@ -108,11 +108,11 @@ class Model:
 class Sub(PyTreeNode):
     label: str  # E: jaxdc-data
     weights: jax.Array
-'''
+"""
 
 # Correct code: hashable statics, array-like data, excluded fields, sanctioned mutation,
 # replace with known keywords. Not a single error is allowed.
-CORRECT = '''
+CORRECT = """
 import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
@@ -216,9 +216,9 @@ with jaxdc.copy_and_mutate(custom) as edited:
     jaxdc.attr(edited, lambda c: c.w).set(jnp.ones(3))
 moved = jaxdc.replace(custom, w=jnp.ones(3), name="d")
 tree = Tree(child=jaxdc.replace(moved, w=jnp.zeros(2)), value=1).replace(value=2, label="t")
-'''
+"""
 
-REPLACE_MISUSE = '''
+REPLACE_MISUSE = """
 import jax
 import jax.numpy as jnp
 import jaxdc
@@ -242,9 +242,9 @@ jaxdc.replace(state, step="one")  # E: arg-type
 jaxdc.replace(state, cache=1)  # E: call-arg
 Node(jnp.zeros(2)).replace(valu=jnp.ones(2))  # E: call-arg
 Node(jnp.zeros(2)).replace(value="x")  # E: arg-type
-'''
+"""
 
-MUTATION_MISUSE = '''
+MUTATION_MISUSE = """
 import jax
 import jax.numpy as jnp
 import jaxdc
@@ -289,11 +289,11 @@ class Plain:
 
 
 jaxdc.attr(Plain(), lambda p: p.x).set(1)
-'''
+"""
 
 # Unusual input: unresolved names, non-literal field() flags, self references, stacked
 # decorators, wrong calls. Only the listed diagnostics, and never an internal error.
-UNUSUAL = '''
+UNUSUAL = """
 import jax
 import jaxdc
 from jaxdc import PyTreeNode, Static, field, pytree_dataclass, static_field
@@ -334,9 +334,9 @@ jaxdc.replace()  # E: call-arg
 jaxdc.replace(1, x=2)
 jaxdc.attr()  # E: call-arg
 jaxdc.attr(Empty(), 3).set(1)  # E: jaxdc-mutation  # E: arg-type
-'''
+"""
 
-JIT_MISUSE = '''
+JIT_MISUSE = """
 import jax
 import jaxdc
 from jaxdc import Static
@@ -365,7 +365,7 @@ class Model:
 
 
 jaxdc.jit(g)
-'''
+"""
 
 
 def test_static_misuse_is_reported_for_every_spelling_and_form(project: Project) -> None:
@@ -427,7 +427,7 @@ def test_jit_static_parameters_must_be_hashable(project: Project) -> None:
 def test_messages_name_class_field_part_reason_and_fix(project: Project) -> None:
     project.write(
         {
-            "wording.py": '''
+            "wording.py": """
             import dataclasses
             import jax
             from jaxdc import Static, pytree_dataclass
@@ -441,7 +441,7 @@ def test_messages_name_class_field_part_reason_and_fix(project: Project) -> None
                 pair: Static[tuple[int, list[str]]]
                 held: Static[Holder]
                 name: str
-            '''
+            """
         }
     )
     run = project.mypy()

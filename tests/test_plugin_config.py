@@ -47,7 +47,11 @@ FILES = {
             anything: Any
         """,
 }
-DEFAULT = {("use.py", 13, "jaxdc-data"), ("use.py", 15, "jaxdc-data"), ("use.py", 16, "jaxdc-static")}
+DEFAULT = {
+    ("use.py", 13, "jaxdc-data"),
+    ("use.py", 15, "jaxdc-data"),
+    ("use.py", 16, "jaxdc-static"),
+}
 CONFIGURED = {("use.py", 14, "jaxdc-static"), ("use.py", 17, "jaxdc-any")}
 
 TOML_SETTINGS = """

@@ -64,7 +64,11 @@ def _ensure_venv() -> None:
                 check=True,
             )
         site = subprocess.run(
-            [str(_venv_python()), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            [
+                str(_venv_python()),
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            ],
             capture_output=True,
             text=True,
             check=True,

@@ -12,7 +12,7 @@ from test_plugin_support import Project, project, warm_cache  # noqa: F401
 PACKAGE = {
     "pkg/__init__.py": "",
     # Bases: generic, static-ness declared here, checked through bounds.
-    "pkg/base.py": '''
+    "pkg/base.py": """
         from collections.abc import Sequence
         from typing import Generic, TypeVar
 
@@ -38,9 +38,9 @@ PACKAGE = {
         @pytree_dataclass
         class Keyed:
             sizes: Static[Sequence[int]]
-        ''',
+        """,
     # Subclasses in another module: concrete type arguments, inherited static-ness.
-    "pkg/child.py": '''
+    "pkg/child.py": """
         import jax
         from jaxdc import pytree_dataclass
 
@@ -63,9 +63,9 @@ PACKAGE = {
         class Resized(Keyed):
             sizes: list[int]  # E: jaxdc-static
             extra: jax.Array
-        ''',
+        """,
     # Forward references, with and without the __future__ import.
-    "pkg/forward.py": '''
+    "pkg/forward.py": """
         from __future__ import annotations
 
         from dataclasses import dataclass
@@ -87,9 +87,9 @@ PACKAGE = {
         @dataclass(frozen=True)
         class Frozen:
             x: int
-        ''',
+        """,
     # An import cycle: each module's classes use the other's types.
-    "pkg/cycle_a.py": '''
+    "pkg/cycle_a.py": """
         from __future__ import annotations
 
         from typing import TYPE_CHECKING
@@ -111,8 +111,8 @@ PACKAGE = {
             tag: Static[Tag]  # E: jaxdc-static
             partner: Partner
             w: jax.Array
-        ''',
-    "pkg/cycle_b.py": '''
+        """,
+    "pkg/cycle_b.py": """
         import jax
         from jaxdc import PyTreeNode, Static
 
@@ -128,7 +128,7 @@ PACKAGE = {
             owner: "cycle_a.Owner"
             mark: Static[cycle_a.Mark]  # E: jaxdc-static
             w: jax.Array
-        ''',
+        """,
 }
 
 

@@ -38,7 +38,9 @@ warn_unused_ignores = true
 """
 PRELUDE = "import jax\nimport jax.numpy\nimport numpy\nimport jaxtyping\nimport jaxdc\n"
 
-_ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+_ERROR = re.compile(
+    r"^(?P<path>[^:\n]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
 _EXPECT = re.compile(r"#\s*E:\s*([\w-]+)")
 
 

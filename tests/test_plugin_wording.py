@@ -78,7 +78,9 @@ def _module(field: str, annotation: str) -> str:
 
 
 def test_static_field_messages_match_the_runtime(project: Project) -> None:
-    sources = {f"case_{field}.py": _module(field, annotation) for field, annotation in FIELDS.items()}
+    sources = {
+        f"case_{field}.py": _module(field, annotation) for field, annotation in FIELDS.items()
+    }
     project.write(sources)
     run = project.mypy()
     plugin = {path: message for path, _, code, message in run.errors if code == "jaxdc-static"}

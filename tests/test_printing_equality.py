@@ -7,10 +7,9 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import jaxdc as jdc
 import numpy as np
 import pytest
-
-import jaxdc as jdc
 
 
 @jdc.pytree_dataclass
@@ -28,22 +27,30 @@ class Net:
 
 
 def _net(n: int = 2) -> Net:
-    return Net([Layer(jnp.zeros((3, 4)), jnp.zeros(4, jnp.int32)) for _ in range(n)],
-               {"mask": np.ones(2, bool)})
+    return Net(
+        [Layer(jnp.zeros((3, 4)), jnp.zeros(4, jnp.int32)) for _ in range(n)],
+        {"mask": np.ones(2, bool)},
+    )
 
 
 # ---- repr ---------------------------------------------------------------------------
+
 
 def test_repr_shows_dtype_and_shape_not_values() -> None:
     layer = Layer(jnp.zeros((3, 4)), jnp.zeros(4, jnp.int32))
     assert repr(layer) == "Layer(w=f32[3,4], b=i32[4], name='layer')"
     assert "0." not in repr(layer)
-    assert repr(Layer(jnp.float32(1), jnp.zeros((), jnp.bfloat16))) == "Layer(w=f32[], b=bf16[], name='layer')"
+    assert (
+        repr(Layer(jnp.float32(1), jnp.zeros((), jnp.bfloat16)))
+        == "Layer(w=f32[], b=bf16[], name='layer')"
+    )
 
 
 def test_repr_of_numpy_leaves_says_numpy() -> None:
-    assert repr(Layer(np.zeros(2, np.float64), np.zeros(1, np.uint8))) == \
-        "Layer(w=f64[2](numpy), b=u8[1](numpy), name='layer')"
+    assert (
+        repr(Layer(np.zeros(2, np.float64), np.zeros(1, np.uint8)))
+        == "Layer(w=f64[2](numpy), b=u8[1](numpy), name='layer')"
+    )
 
 
 def test_nested_repr_is_indented_when_it_does_not_fit() -> None:
@@ -60,7 +67,10 @@ def test_nested_repr_is_indented_when_it_does_not_fit() -> None:
         ")",
     ]
     short = Net([Layer(jnp.zeros((3, 4)), jnp.zeros(4, jnp.int32))], {})
-    assert repr(short) == "Net(layers=[Layer(w=f32[3,4], b=i32[4], name='layer')], extra={}, scale=1.0)"
+    assert (
+        repr(short)
+        == "Net(layers=[Layer(w=f32[3,4], b=i32[4], name='layer')], extra={}, scale=1.0)"
+    )
 
 
 def test_full_values_stay_reachable_through_the_field() -> None:
@@ -99,6 +109,7 @@ def test_user_repr_and_repr_false_are_respected() -> None:
 
 # ---- == and hash --------------------------------------------------------------------
 
+
 def test_eq_compares_values_and_returns_a_bool() -> None:
     a, b = _net(), _net()
     assert (a == b) is True
@@ -121,7 +132,9 @@ def test_eq_is_false_on_any_difference(other: Layer) -> None:
 
 
 def test_eq_numpy_and_jax_arrays_of_same_values_are_equal() -> None:
-    assert Layer(jnp.arange(3.0), jnp.zeros(1)) == Layer(np.arange(3, dtype=np.float32), jnp.zeros(1))
+    assert Layer(jnp.arange(3.0), jnp.zeros(1)) == Layer(
+        np.arange(3, dtype=np.float32), jnp.zeros(1)
+    )
 
 
 def test_eq_other_class_and_identity() -> None:
@@ -141,7 +154,9 @@ def test_eq_under_tracing_raises_naming_class_and_field() -> None:
     def f(x: jax.Array) -> Any:
         return Layer(x, jnp.zeros(1)) == Layer(x + 1, jnp.zeros(1))
 
-    with pytest.raises(TypeError, match="instances of 'Layer' with ==: field 'w' holds a traced array"):
+    with pytest.raises(
+        TypeError, match="instances of 'Layer' with ==: field 'w' holds a traced array"
+    ):
         jax.jit(f)(jnp.zeros(2))
     with pytest.raises(TypeError, match="field 'w'"):
         jax.vmap(f)(jnp.zeros((2, 3)))
@@ -164,7 +179,9 @@ def test_hash_is_consistent_with_eq_and_refuses_arrays() -> None:
 
     assert hash(Config(2, ("a",))) == hash(Config(2, ("a",)))
     assert {Config(2, ("a",)): 1}[Config(2, ("a",))] == 1
-    with pytest.raises(TypeError, match="instance of 'Layer' is not hashable: field 'w' holds an array"):
+    with pytest.raises(
+        TypeError, match="instance of 'Layer' is not hashable: field 'w' holds an array"
+    ):
         hash(Layer(jnp.zeros(1), jnp.zeros(1)))
 
 
@@ -219,7 +236,9 @@ def test_prng_keys_print_and_compare_by_key_data() -> None:
     a = Rng(jax.random.split(jax.random.key(0), 2))
     assert repr(a) == "Rng(key=key<fry>[2])"
     assert a == Rng(jax.random.split(jax.random.key(0), 2))
-    assert a != Rng(jax.random.split(jax.random.key(1), 2))  # numpy's array_equal says False for both
+    assert a != Rng(
+        jax.random.split(jax.random.key(1), 2)
+    )  # numpy's array_equal says False for both
 
 
 def test_repr_of_a_deep_tree_is_linear_not_exponential() -> None:

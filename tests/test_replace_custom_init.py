@@ -6,9 +6,8 @@ import dataclasses
 
 import jax
 import jax.numpy as jnp
-import pytest
-
 import jaxdc as jdc
+import pytest
 
 
 class State(jdc.PyTreeNode):
@@ -27,7 +26,10 @@ def test_replace_method_and_function_agree() -> None:
 
 def test_replace_unknown_field_lists_the_valid_ones() -> None:
     s = State(jnp.ones(2), jnp.asarray(0))
-    with pytest.raises(TypeError, match=r"unknown field\(s\) 'stepp' for class 'State'; its fields are: params, step, lr"):
+    with pytest.raises(
+        TypeError,
+        match=r"unknown field\(s\) 'stepp' for class 'State'; its fields are: params, step, lr",
+    ):
         s.replace(stepp=1)
 
 
@@ -41,7 +43,7 @@ def test_replace_validates_changed_static_values() -> None:
 def test_replace_inside_jit_and_a_training_step() -> None:
     @jax.jit
     def train_step(s: State) -> State:
-        grad = jax.grad(lambda p: jnp.sum(p ** 2))(s.params)
+        grad = jax.grad(lambda p: jnp.sum(p**2))(s.params)
         return s.replace(params=s.params - s.lr * grad, step=s.step + 1)
 
     s = train_step(train_step(State(jnp.ones(2), jnp.asarray(0))))

@@ -10,10 +10,9 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import jaxdc as jdc
 import numpy as np
 import pytest
-
-import jaxdc as jdc
 
 
 @jdc.pytree_dataclass
@@ -38,7 +37,10 @@ class Model:
 
 def _model(value: float = 0.0) -> Model:
     return Model(
-        [Layer(jnp.full((2, 3), value), jnp.full(3, value)), Layer(jnp.full((3, 1), value), jnp.full(1, value))],
+        [
+            Layer(jnp.full((2, 3), value), jnp.full(3, value)),
+            Layer(jnp.full((3, 1), value), jnp.full(1, value)),
+        ],
         {"emb": jnp.full(4, value)},
         Pair(jnp.full(1, value), 3),
         jnp.asarray(7, jnp.int32),
@@ -55,8 +57,13 @@ def test_state_dict_is_keyed_by_field_names_without_static_fields() -> None:
 
 
 def test_round_trip_restores_leaves_and_keeps_target_statics() -> None:
-    target = jdc.replace(_model(), layers=[Layer(jnp.zeros((2, 3)), jnp.zeros(3), act="gelu"),
-                                           Layer(jnp.zeros((3, 1)), jnp.zeros(1))])
+    target = jdc.replace(
+        _model(),
+        layers=[
+            Layer(jnp.zeros((2, 3)), jnp.zeros(3), act="gelu"),
+            Layer(jnp.zeros((3, 1)), jnp.zeros(1)),
+        ],
+    )
     state = jdc.to_state_dict(_model(2.0))
     restored = jdc.from_state_dict(target, state)
     assert type(restored) is Model and type(restored.pair) is Pair
@@ -89,17 +96,32 @@ def test_restore_does_not_run_init_or_post_init() -> None:
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (lambda s: s.pop("step"), "target: missing key(s) ['step'] for 'Model'; expected keys: ['layers', 'named', 'pair', 'step']"),
+        (
+            lambda s: s.pop("step"),
+            "target: missing key(s) ['step'] for 'Model'; expected keys: ['layers', 'named', 'pair', 'step']",
+        ),
         (lambda s: s.update(extra=1), "target: unknown key(s) ['extra'] for 'Model'"),
-        (lambda s: s["layers"]["0"].update(act="gelu"),
-         "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields"),
-        (lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
-         "target.layers[1].w (field 'w' of 'Layer'): shape (1, 3) in the state, the target has (3, 1)"),
-        (lambda s: s.update(step=np.asarray(1.0, np.float32)),
-         "target.step (field 'step' of 'Model'): dtype float32 in the state, the target has int32"),
+        (
+            lambda s: s["layers"]["0"].update(act="gelu"),
+            "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields",
+        ),
+        (
+            lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
+            "target.layers[1].w (field 'w' of 'Layer'): shape (1, 3) in the state, the target has (3, 1)",
+        ),
+        (
+            lambda s: s.update(step=np.asarray(1.0, np.float32)),
+            "target.step (field 'step' of 'Model'): dtype float32 in the state, the target has int32",
+        ),
         (lambda s: s["named"].pop("emb"), "target.named: missing key(s) ['emb'] for 'dict'"),
-        (lambda s: s.update(layers=[s["layers"]["0"]]), "target.layers: expected 2 items, the state has 1"),
-        (lambda s: s.update(pair=5), "target.pair: expected a dict with keys ['0', '1'] for 'Pair', got 'int'"),
+        (
+            lambda s: s.update(layers=[s["layers"]["0"]]),
+            "target.layers: expected 2 items, the state has 1",
+        ),
+        (
+            lambda s: s.update(pair=5),
+            "target.pair: expected a dict with keys ['0', '1'] for 'Pair', got 'int'",
+        ),
     ],
 )
 def test_errors_name_the_path_and_the_problem(edit: Any, needle: str) -> None:
@@ -118,8 +140,9 @@ def test_non_jaxdc_arguments_are_rejected() -> None:
 
 
 def _run(code: str) -> str:
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -172,7 +195,10 @@ def test_flax_imported_before_jaxdc() -> None:
             print(e)
         """
     )
-    assert out.splitlines() == ["[1.0, 1.0]", "A: missing key(s) ['w'] for 'A'; expected keys: ['w']"]
+    assert out.splitlines() == [
+        "[1.0, 1.0]",
+        "A: missing key(s) ['w'] for 'A'; expected keys: ['w']",
+    ]
 
 
 def test_flax_serialization_in_process() -> None:

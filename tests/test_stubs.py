@@ -142,7 +142,9 @@ def _bare_venv(env_dir: Path) -> tuple[Path, Path]:
     site = Path(
         subprocess.run(
             [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
     )
     # Only this venv's site-packages, not its .pth files: the editable roots stay invisible.
@@ -153,23 +155,49 @@ def _bare_venv(env_dir: Path) -> tuple[Path, Path]:
 def test_wheel_install_is_found(tmp_path: Path) -> None:
     """A fresh venv holding only the wheel."""
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-         "-w", str(tmp_path / "dist"), str(REPO)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path / "dist"),
+            str(REPO),
+        ],
         check=True,
         capture_output=True,
     )
     python, site = _bare_venv(tmp_path / "env")
     (wheel,) = (tmp_path / "dist").glob("jaxdc-*.whl")
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-         str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            str(wheel),
+        ],
         check=True,
         capture_output=True,
     )
     where = subprocess.run(
-        [str(python), "-c", "import sys, importlib.util as u; print(u.find_spec('jaxdc').origin)"
-         "; print(*sys.path, sep='\\n')"],
-        capture_output=True, text=True, check=True, cwd=tmp_path,
+        [
+            str(python),
+            "-c",
+            "import sys, importlib.util as u; print(u.find_spec('jaxdc').origin)"
+            "; print(*sys.path, sep='\\n')",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
     ).stdout.splitlines()
     assert where[0].startswith(str(site))
     assert not {str(REPO / "stubs"), str(REPO / "runtime")} & set(where[1:])
@@ -186,7 +214,11 @@ def test_verifytypes_score_is_the_documented_one(tmp_path: Path) -> None:
     path = f"{python.parent}{os.pathsep}{os.environ['PATH']}"
     proc = subprocess.run(
         [str(BIN / "pyright"), "--verifytypes", "jaxdc", "--ignoreexternal", "--outputjson"],
-        capture_output=True, text=True, cwd=tmp_path, check=False, env={**os.environ, "PATH": path},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        env={**os.environ, "PATH": path},
     )
     score = json.loads(proc.stdout)["typeCompleteness"]["completenessScore"]
     assert f"completeness score: {score:.1%}" in (REPO / "stubs" / "README.md").read_text()

@@ -7,7 +7,6 @@ spreads the four runs over workers instead of repeating them).
 from __future__ import annotations
 
 import pytest
-
 import typecheck_harness as harness
 
 CASES = harness.load_cases()

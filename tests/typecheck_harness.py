@@ -30,8 +30,8 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Iterable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_DIR = REPO / "typecheck_cases"
@@ -44,7 +44,12 @@ PLUGIN = "mypy + plugin"
 PLUGIN_CODE_PREFIX = "jaxdc-"
 
 _EXPECT = re.compile(r"#\s*E:\s*(pyright|mypy-plain|mypy-plugin|mypy)\s+([\w-]+)")
-_RUNS = {PYRIGHT: (PYRIGHT,), "mypy": (MYPY, PLUGIN), "mypy-plain": (MYPY,), "mypy-plugin": (PLUGIN,)}
+_RUNS = {
+    PYRIGHT: (PYRIGHT,),
+    "mypy": (MYPY, PLUGIN),
+    "mypy-plain": (MYPY,),
+    "mypy-plugin": (PLUGIN,),
+}
 _RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
 
 # (file name, line, code)
@@ -201,7 +206,7 @@ def _run_cases_main(out: str, paths: list[str]) -> None:
         full = str(Path(path).resolve())
         try:
             runpy.run_path(full, run_name="__main__")
-        except Exception as exc:  # noqa: BLE001 - the outcome is what we report
+        except Exception as exc:
             tb = traceback.extract_tb(exc.__traceback__)
             line = [f.lineno or 0 for f in tb if f.filename == full][-1]
             outcomes[Path(path).name] = (line, [cls.__name__ for cls in type(exc).__mro__])

@@ -46,7 +46,11 @@ class ClassChecker:
         modules = compat.all_modules(api)
         cached = self._hashability
         if cached is None or cached[0] != key or cached[1] is not modules:
-            cached = self._hashability = (key, modules, HashabilityRules(*key, modules, api.options))
+            cached = self._hashability = (
+                key,
+                modules,
+                HashabilityRules(*key, modules, api.options),
+            )
         return cached[2]
 
     def _arraylike(self) -> ArrayLikeRules:

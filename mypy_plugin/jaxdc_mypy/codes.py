@@ -2,7 +2,9 @@
 
 from mypy.errorcodes import ErrorCode
 
-STATIC = ErrorCode("jaxdc-static", "Static pytree field or jit parameter of unhashable type", "jaxdc")
+STATIC = ErrorCode(
+    "jaxdc-static", "Static pytree field or jit parameter of unhashable type", "jaxdc"
+)
 DATA = ErrorCode("jaxdc-data", "Pytree data field whose type is not array-like", "jaxdc")
 MUTATION = ErrorCode(
     "jaxdc-mutation", "jaxdc.attr(...).set() where the runtime forbids the assignment", "jaxdc"

@@ -7,7 +7,16 @@ releases (``builtins.int`` in 1.x reveal output), so the common shapes are spell
 from __future__ import annotations
 
 from mypy.options import Options
-from mypy.types import AnyType, Instance, NoneType, TupleType, Type, TypeVarType, UnionType, get_proper_type
+from mypy.types import (
+    AnyType,
+    Instance,
+    NoneType,
+    TupleType,
+    Type,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
 
 from . import compat
 

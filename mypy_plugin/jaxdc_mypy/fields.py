@@ -138,7 +138,9 @@ def _field_name(stmt: object, info: TypeInfo) -> str | None:
     return name
 
 
-def _is_static_annotation(annotation: Type | None, api: SemanticAnalyzerPluginInterface) -> bool | None:
+def _is_static_annotation(
+    annotation: Type | None, api: SemanticAnalyzerPluginInterface
+) -> bool | None:
     """``Static[...]`` as written (any import alias); None while the name is unresolved."""
     name = compat.annotation_name(annotation)
     if name is None or annotation is None:

@@ -71,7 +71,11 @@ class Handlers:
         # mypy simulates `Base.__init_subclass__(**class_keywords)` for every class, after
         # its body: the moment to check an undecorated PyTreeNode subclass.
         info = compat.class_being_checked(ctx.api)
-        if info is not None and names.METADATA_KEY in info.metadata and not _is_decorated(info.defn):
+        if (
+            info is not None
+            and names.METADATA_KEY in info.metadata
+            and not _is_decorated(info.defn)
+        ):
             self._classes.check(info, ctx.api)
         return ctx.default_return_type
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options

@@ -8,7 +8,7 @@ suggests ``Static[...]``. Pure Python (no mypy import) so other code can reuse i
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 STATIC_TEMPLATE = (
     "static field '{field}' of class '{cls}' has unhashable type '{type}': {reason}. "
@@ -41,7 +41,7 @@ class Problem(NamedTuple):
     """The offending part of the type, as shown in the message."""
     via: str = ""
     """For a frozen dataclass: its field that holds the unhashable value."""
-    inner: Optional[Problem] = None
+    inner: Problem | None = None
     """For a frozen dataclass: that field's own problem."""
 
 

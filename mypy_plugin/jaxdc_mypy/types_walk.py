@@ -25,10 +25,11 @@ from mypy.types import (
 
 from .fields import DATA, STATIC, own_field_types
 
-
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
 # walk short (every container type would otherwise add a dozen ABCs).
-_STDLIB_CORE = frozenset({"builtins", "typing", "typing_extensions", "collections.abc", "abc", "_typeshed"})
+_STDLIB_CORE = frozenset(
+    {"builtins", "typing", "typing_extensions", "collections.abc", "abc", "_typeshed"}
+)
 
 
 def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:

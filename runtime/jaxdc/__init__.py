@@ -1,12 +1,12 @@
 """jaxdc: typed JAX pytree dataclasses whose misuse is caught before tracing.
 
-    import jaxdc as jdc
+import jaxdc as jdc
 
-    @jdc.pytree_dataclass
-    class State:
-        params: jax.Array
-        step: jax.Array
-        name: jdc.Static[str]   # static: part of the treedef, must be hashable
+@jdc.pytree_dataclass
+class State:
+    params: jax.Array
+    step: jax.Array
+    name: jdc.Static[str]   # static: part of the treedef, must be hashable
 """
 
 from dataclasses import asdict, astuple, fields, is_dataclass

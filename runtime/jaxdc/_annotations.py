@@ -63,7 +63,7 @@ class Namespaces:
 
     def eval(self, source: str) -> Any:
         try:
-            return eval(source, dict(self.globalns), dict(self.localns))  # noqa: S307
+            return eval(source, dict(self.globalns), dict(self.localns))
         except NameError as exc:
             raise UnresolvedName(exc.name or source) from None
 

@@ -21,8 +21,15 @@ from jaxdc._construct import finish, run_post_init, static_value_error, unknown_
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 
 __all__ = [
-    "make_apply", "make_copy_mapped", "make_flatten", "make_flatten_with_keys", "make_init",
-    "make_replace", "make_reseal", "make_reseat", "make_unflatten",
+    "make_apply",
+    "make_copy_mapped",
+    "make_flatten",
+    "make_flatten_with_keys",
+    "make_init",
+    "make_replace",
+    "make_reseal",
+    "make_reseat",
+    "make_unflatten",
 ]
 
 _HAS_FACTORY = object()
@@ -31,17 +38,23 @@ _UNCHANGED = object()
 # Every name the generated code uses besides field names starts with `_jx_`, so a field
 # called `obj`, `hash` or `children` cannot shadow it.
 _BASE_NS: dict[str, Any] = {
-    "_jx_bind": object.__setattr__.__get__, "_jx_new": object.__new__, "_jx_type": type,
-    "_jx_tuple": tuple, "_jx_hash": hash, "_jx_finish": finish,
-    "_jx_run_post_init": run_post_init, "_jx_bad_static": static_value_error,
+    "_jx_bind": object.__setattr__.__get__,
+    "_jx_new": object.__new__,
+    "_jx_type": type,
+    "_jx_tuple": tuple,
+    "_jx_hash": hash,
+    "_jx_finish": finish,
+    "_jx_run_post_init": run_post_init,
+    "_jx_bad_static": static_value_error,
     "_jx_unknown_fields": unknown_fields_error,
-    "_jx_HAS_FACTORY": _HAS_FACTORY, "_jx_U": _UNCHANGED,
+    "_jx_HAS_FACTORY": _HAS_FACTORY,
+    "_jx_U": _UNCHANGED,
 }
 
 
 def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> Callable[..., Any]:
     ns = {**_BASE_NS, **ns}
-    exec("\n".join(lines), ns)  # noqa: S102 - source built from field names only
+    exec("\n".join(lines), ns)
     fn = ns[name]
     fn.__qualname__ = f"{qualname}.{name}"
     return fn
@@ -76,7 +89,8 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     """Same parameters and semantics as the dataclass `__init__`, plus sealing."""
     cls = spec.cls
     dc_fields = [
-        f for f in cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+        f
+        for f in cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
         if f._field_type is not dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
     ]
     self_name = "__dataclass_self__" if "self" in {f.name for f in dc_fields} else "self"
@@ -113,9 +127,12 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     if spec.post_init:
         lines.append(f"    _jx_run_post_init({self_name}, {', '.join(spec.initvars)})")
     elif assigned.issuperset((*spec.data, *spec.static)):
-        lines += [f"    if _jx_type({self_name}) is _jx_cls:",
-                  *_seal_lines(spec, "        ", self_name),
-                  "    else:", f"        _jx_finish({self_name})"]
+        lines += [
+            f"    if _jx_type({self_name}) is _jx_cls:",
+            *_seal_lines(spec, "        ", self_name),
+            "    else:",
+            f"        _jx_finish({self_name})",
+        ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
     return _compile("__init__", lines, ns, cls.__qualname__)
@@ -124,11 +141,15 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     """`(statics, children) -> instance` without running `__init__` or `__post_init__`."""
     ns: dict[str, Any] = {"_jx_cls": spec.cls}
-    lines = ["def unflatten(_jx_aux, _jx_children):", "    _jx_obj = _jx_new(_jx_cls)",
-             "    _jx_set = _jx_bind(_jx_obj)"]
+    lines = [
+        "def unflatten(_jx_aux, _jx_children):",
+        "    _jx_obj = _jx_new(_jx_cls)",
+        "    _jx_set = _jx_bind(_jx_obj)",
+    ]
     if spec.cached:
-        lines.append("    if _jx_children.__class__ is not _jx_tuple: "
-                     "_jx_children = _jx_tuple(_jx_children)")
+        lines.append(
+            "    if _jx_children.__class__ is not _jx_tuple: _jx_children = _jx_tuple(_jx_children)"
+        )
     for group, source in ((spec.data, "_jx_children"), (spec.static, "_jx_aux")):
         if group:
             lines.append(f"    {', '.join(group)}, = {source}")
@@ -159,8 +180,12 @@ def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
     data = _tuple([f"_jx_obj.{n}" for n in spec.data])
     static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-    return _compile("flatten", ["def flatten(_jx_obj):", f"    return {data}, {static}"], {},
-                    spec.cls.__qualname__)
+    return _compile(
+        "flatten",
+        ["def flatten(_jx_obj):", f"    return {data}, {static}"],
+        {},
+        spec.cls.__qualname__,
+    )
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -168,8 +193,11 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
     ns: dict[str, Any] = {f"_jx_k_{n}": GetAttrKey(n) for n in spec.data}
     if spec.cached:
         pairs = _tuple([f"(_jx_k_{n}, _jx_ch[{i}])" for i, n in enumerate(spec.data)])
-        lines = ["def flatten_with_keys(_jx_obj):", f"    _jx_ch, _jx_aux = _jx_obj.{CACHE_ATTR}",
-                 f"    return {pairs}, _jx_aux"]
+        lines = [
+            "def flatten_with_keys(_jx_obj):",
+            f"    _jx_ch, _jx_aux = _jx_obj.{CACHE_ATTR}",
+            f"    return {pairs}, _jx_aux",
+        ]
     else:
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
         static = _tuple([f"_jx_obj.{n}" for n in spec.static])
@@ -193,8 +221,10 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     uncached = names
     reuse_aux = spec.cached and bool(spec.static) and not post_init
     if spec.cached and (spec.data or spec.static):
-        lines += [f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
-                  f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_old_data, _jx_old_aux"]
+        lines += [
+            f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
+            f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_old_data, _jx_old_aux",
+        ]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
     lines += [f"    {n} = _jx_U" for n in initvars]
@@ -207,15 +237,21 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     unknown = "_jx_unknown_fields(_jx_obj, _jx_changes)"
     lines.append(f"        else: {unknown}" if names or initvars else f"        {unknown}")
     for n in initvars:
-        lines += [f"    if {n} is _jx_U:",
-                  f"        raise ValueError(\"InitVar '{n}' must be specified with replace()\")"]
+        lines += [
+            f"    if {n} is _jx_U:",
+            f"        raise ValueError(\"InitVar '{n}' must be specified with replace()\")",
+        ]
     lines += ["    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
     lines += [f"    _jx_set({n!r}, {n})" for n in names]
     if post_init:
         lines.append(f"    _jx_run_post_init(_jx_new_obj, {', '.join(initvars)})")
     elif reuse_aux:
-        lines += ["    if _jx_static_changed:", *_seal_lines(spec, "        ", "_jx_new_obj"),
-                  "    else:", *_seal_lines(spec, "        ", "_jx_new_obj", aux="_jx_old_aux")]
+        lines += [
+            "    if _jx_static_changed:",
+            *_seal_lines(spec, "        ", "_jx_new_obj"),
+            "    else:",
+            *_seal_lines(spec, "        ", "_jx_new_obj", aux="_jx_old_aux"),
+        ]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
@@ -245,8 +281,11 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     lines = ["def apply(_jx_src, _jx_changes):"]
     if spec.cached:
         lines.append(f"    _jx_data, _jx_aux = _jx_src.{CACHE_ATTR}")
-        lines += [f"    {_tuple(group)} = {source}"
-                  for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux")) if group]
+        lines += [
+            f"    {_tuple(group)} = {source}"
+            for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux"))
+            if group
+        ]
     else:
         lines += [f"    {n} = _jx_src.{n}" for n in (*spec.data, *spec.static)]
         lines.append(f"    _jx_aux = {_tuple(spec.static)}")
@@ -257,12 +296,19 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v{flag}")
     if not spec.data and not spec.static:
         lines.append("        pass")
-    lines += ["    _jx_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_obj)",
-              "    if _jx_static_changed:", f"        _jx_aux = {_tuple(spec.static)}",
-              "        try:", "            _jx_hash(_jx_aux)", "        except TypeError:",
-              "            _jx_bad_static(_jx_obj, _jx_aux)",
-              f"    _jx_children = {_tuple(spec.data)}",
-              *_store_lines(spec, ns, "_jx_children"), "    return _jx_obj"]
+    lines += [
+        "    _jx_obj = _jx_new(_jx_cls)",
+        "    _jx_set = _jx_bind(_jx_obj)",
+        "    if _jx_static_changed:",
+        f"        _jx_aux = {_tuple(spec.static)}",
+        "        try:",
+        "            _jx_hash(_jx_aux)",
+        "        except TypeError:",
+        "            _jx_bad_static(_jx_obj, _jx_aux)",
+        f"    _jx_children = {_tuple(spec.data)}",
+        *_store_lines(spec, ns, "_jx_children"),
+        "    return _jx_obj",
+    ]
     return _compile("apply", lines, ns, spec.cls.__qualname__)
 
 
@@ -273,8 +319,9 @@ def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
     `obj`'s, so they are not re-hashed."""
     lines = ["def copy(_jx_obj, _jx_map, _jx_plain):"]
     lines += [f"    {n} = _jx_obj.{n}" for n in (f.name for f in spec.fields)]
-    lines += [f"    if _jx_type({n}) not in _jx_plain: {n} = _jx_map({n}, {n!r})"
-              for n in spec.data]
+    lines += [
+        f"    if _jx_type({n}) not in _jx_plain: {n} = _jx_map({n}, {n!r})" for n in spec.data
+    ]
     lines += ["    _jx_copy = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_copy)"]
     lines += [f"    _jx_set({n!r}, {n})" for n in (f.name for f in spec.fields)]
     if spec.cached:

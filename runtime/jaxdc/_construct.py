@@ -14,8 +14,8 @@ from typing import Any
 import jax
 import numpy as np
 
-from jaxdc._hashability import class_name
 from jaxdc._frozen import CONSTRUCTING
+from jaxdc._hashability import class_name
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
 __all__ = [
@@ -68,7 +68,9 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
         try:
             hash(value)
         except TypeError as exc:
-            raise TypeError(_static_value_message(class_name(type(obj)), name, value, exc)) from None
+            raise TypeError(
+                _static_value_message(class_name(type(obj)), name, value, exc)
+            ) from None
 
 
 def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:

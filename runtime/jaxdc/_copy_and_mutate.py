@@ -53,8 +53,8 @@ Limits (each explained by an error where it can be detected):
 from __future__ import annotations
 
 import dataclasses
-from operator import attrgetter
 from collections.abc import Mapping
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -63,7 +63,6 @@ import numpy as np
 from jax.tree_util import GetAttrKey
 
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
-from jaxdc._construct import static_value_error
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
 from jaxdc._printing import array_summary
@@ -116,8 +115,18 @@ class CopyAndMutate:
 
     open: bool
 
-    __slots__ = ("_containers", "_entered", "_kind", "_obj", "_order", "_problems", "_pushed",
-                 "_root", "_validate", "open")
+    __slots__ = (
+        "_containers",
+        "_entered",
+        "_kind",
+        "_obj",
+        "_order",
+        "_problems",
+        "_pushed",
+        "_root",
+        "_validate",
+        "open",
+    )
 
     def __init__(self, obj: Any, validate: bool) -> None:
         kind = _KINDS.get(type(obj)) or _kind_of(type(obj))
@@ -130,8 +139,11 @@ class CopyAndMutate:
             raise TypeError(
                 f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list "
                 f"or dict of them), got '{class_name(type(obj))}'. Fix: "
-                + ("pass a list (a tuple cannot be edited in place)." if kind is tuple else
-                   "for other pytrees use jax.tree_util or equinox.tree_at.")
+                + (
+                    "pass a list (a tuple cannot be edited in place)."
+                    if kind is tuple
+                    else "for other pytrees use jax.tree_util or equinox.tree_at."
+                )
             )
         self._obj = obj
         self._kind = kind
@@ -265,7 +277,7 @@ class CopyAndMutate:
         if kind is list or kind is dict:
             copy = entry.copy = kind(value)
             self._containers[id(copy)] = entry
-            for k, v in (enumerate(value) if kind is list else value.items()):
+            for k, v in enumerate(value) if kind is list else value.items():
                 copy[k] = self.claim(v, k, entry)
             return copy
         slot = len(self._order) - 1
@@ -374,8 +386,11 @@ class CopyAndMutate:
             return tuple(items) if type(src) is tuple else type(src)(*items)
         is_dict = type(copy) is dict
         if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
-            what = (f"dict keys changed from {list(src)} to {list(copy)}" if is_dict else
-                    f"list length changed from {len(src)} to {len(copy)}")
+            what = (
+                f"dict keys changed from {list(src)} to {list(copy)}"
+                if is_dict
+                else f"list length changed from {len(src)} to {len(copy)}"
+            )
             self._problems += ((entry, "", what),)
             validate = False
         for k, value in list(copy.items() if is_dict else enumerate(copy)):
@@ -396,7 +411,7 @@ class CopyAndMutate:
             return
         tp = type(new)
         if tp is type(old) and tp in _ARRAY_TYPES:
-            if _same_aval(new, old) or new.shape == old.shape and new.dtype == old.dtype:
+            if _same_aval(new, old) or (new.shape == old.shape and new.dtype == old.dtype):
                 return
         else:
             kind = _KINDS.get(type(value))
@@ -412,15 +427,23 @@ class CopyAndMutate:
                 self._problems += ((where, f"[{key[0]!r}]{problem[0]}", problem[1]),)
                 return
             owner = class_name(type(where.src if where is not None else self._obj))
-            self._problems += ((where, f".{key}{problem[0]}",
-                                f"field '{key}' of class '{owner}': {problem[1]}"),)
+            self._problems += (
+                (where, f".{key}{problem[0]}", f"field '{key}' of class '{owner}': {problem[1]}"),
+            )
 
-    def _compare_static(self, where: _Entry | None, kind: _EditKind, name: str, new: Any,
-                        old: Any) -> None:
+    def _compare_static(
+        self, where: _Entry | None, kind: _EditKind, name: str, new: Any, old: Any
+    ) -> None:
         if new is not old and new != old:
-            self._problems += ((where, f".{name}", f"static field '{name}' of class "
-                                f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
-                                f"which changes the tree structure"),)
+            self._problems += (
+                (
+                    where,
+                    f".{name}",
+                    f"static field '{name}' of class "
+                    f"'{class_name(kind.cls)}' changed from {old!r} to {new!r}, "
+                    f"which changes the tree structure",
+                ),
+            )
 
     def _path(self, entry: _Entry | None) -> str | None:
         """`new.a[0].b` for a copy that is part of the result, else None."""
@@ -473,9 +496,24 @@ def _same(a: Any, b: Any) -> bool:
 class _EditKind:
     """How to copy, view and rebuild the instances of one jaxdc class."""
 
-    __slots__ = ("apply", "attach", "cls", "copy", "data", "data_index", "edit", "flat",
-                 "read_data", "read_static", "record_of", "reseal", "reseat", "static",
-                 "static_names", "unflatten")
+    __slots__ = (
+        "apply",
+        "attach",
+        "cls",
+        "copy",
+        "data",
+        "data_index",
+        "edit",
+        "flat",
+        "read_data",
+        "read_static",
+        "record_of",
+        "reseal",
+        "reseat",
+        "static",
+        "static_names",
+        "unflatten",
+    )
 
     def __init__(self, spec: ClassSpec) -> None:
         self.cls = spec.cls
@@ -583,7 +621,9 @@ def _make_edit_class(spec: ClassSpec) -> type:
 
     def _jaxdc_flat_(self: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The flatten cache, computed: what `replace(view, ...)` reads."""
-        return tuple(getattr(self, n) for n in spec.data), tuple(getattr(self, n) for n in spec.static)
+        return tuple(getattr(self, n) for n in spec.data), tuple(
+            getattr(self, n) for n in spec.static
+        )
 
     def __new__(edit: type, *args: Any, **kwargs: Any) -> Any:
         """`type(view)(...)` (as `dataclasses.replace(view)` calls it) builds a plain instance."""

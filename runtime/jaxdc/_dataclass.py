@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
-from jaxdc._hashability import class_name
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
 from jaxdc._equality import tree_eq, tree_hash
 from jaxdc._frozen import frozen_delattr, frozen_setattr
+from jaxdc._hashability import class_name
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
@@ -33,10 +33,27 @@ __all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_datacla
 
 _T = TypeVar("_T")
 
-_OPTIONS = ("init", "repr", "eq", "order", "unsafe_hash", "frozen", "match_args", "kw_only", "slots")
+_OPTIONS = (
+    "init",
+    "repr",
+    "eq",
+    "order",
+    "unsafe_hash",
+    "frozen",
+    "match_args",
+    "kw_only",
+    "slots",
+)
 _DEFAULTS: dict[str, Any] = {
-    "init": True, "repr": True, "eq": True, "order": False, "unsafe_hash": False,
-    "frozen": True, "match_args": True, "kw_only": False, "slots": False,
+    "init": True,
+    "repr": True,
+    "eq": True,
+    "order": False,
+    "unsafe_hash": False,
+    "frozen": True,
+    "match_args": True,
+    "kw_only": False,
+    "slots": False,
 }
 
 

@@ -53,8 +53,11 @@ def tree_eq(self: Any, other: Any) -> Any:
 
 def tree_hash(self: Any) -> int:
     """`__hash__` of jaxdc classes: the class and the fields dataclasses would hash."""
-    values = tuple(getattr(self, f.name) for f in dataclasses.fields(self)
-                   if (f.hash is None and f.compare) or f.hash)
+    values = tuple(
+        getattr(self, f.name)
+        for f in dataclasses.fields(self)
+        if (f.hash is None and f.compare) or f.hash
+    )
     try:
         return hash((_cls(self), values))
     except TypeError:

@@ -24,8 +24,8 @@ def field(
     default: Any = _MISSING,
     default_factory: Callable[[], Any] = _MISSING,
     init: bool = True,
-    repr: bool = True,  # noqa: A002 - mirrors dataclasses.field
-    hash: bool | None = None,  # noqa: A002
+    repr: bool = True,
+    hash: bool | None = None,
     compare: bool = True,
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool = _MISSING,

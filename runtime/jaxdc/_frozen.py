@@ -56,8 +56,14 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
             )
         _object_setattr(self, name, value)
         if spec is not None and spec.cached:  # keep flatten/replace right inside the block
-            _object_setattr(self, CACHE_ATTR, (tuple(getattr(self, n) for n in spec.data),
-                                               tuple(getattr(self, n) for n in spec.static)))
+            _object_setattr(
+                self,
+                CACHE_ATTR,
+                (
+                    tuple(getattr(self, n) for n in spec.data),
+                    tuple(getattr(self, n) for n in spec.static),
+                ),
+            )
     else:
         if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
             from jaxdc._construct import undecorated_error

@@ -61,7 +61,9 @@ def static_type_message(cls_name: str, field_name: str, problem: Unhashable) -> 
     )
 
 
-def find_unhashable(tp: Any, field_name: str, _seen: frozenset[int] = frozenset()) -> Unhashable | None:
+def find_unhashable(
+    tp: Any, field_name: str, _seen: frozenset[int] = frozenset()
+) -> Unhashable | None:
     """The first certainly-unhashable part of the resolved type `tp`, or None."""
     if id(tp) in _seen:
         return None
@@ -84,37 +86,45 @@ def find_unhashable(tp: Any, field_name: str, _seen: frozenset[int] = frozenset(
     return _class_problem(klass, tp, field_name, seen)
 
 
-def _class_problem(klass: type, tp: Any, field_name: str, seen: frozenset[int]) -> Unhashable | None:
+def _class_problem(
+    klass: type, tp: Any, field_name: str, seen: frozenset[int]
+) -> Unhashable | None:
     shown = type_name(tp)
     if issubclass(klass, (np.ndarray, jax.Array)):
         return Unhashable(
-            shown, "arrays are not hashable",
+            shown,
+            "arrays are not hashable",
             f"make '{field_name}' a data field (drop Static[...] / static=True)",
         )
     if issubclass(klass, _MUTABLE_BUILTINS) or (
         klass.__module__ == "builtins" and klass.__hash__ is None
     ):
         return Unhashable(
-            shown, f"'{class_name(klass)}' is mutable and not hashable",
+            shown,
+            f"'{class_name(klass)}' is mutable and not hashable",
             "use an immutable type such as tuple[...] or frozenset[...], "
             f"or make '{field_name}' a data field",
         )
     if dataclasses.is_dataclass(klass):
         if not klass.__dataclass_params__.frozen and klass.__hash__ is None:  # type: ignore[attr-defined]
             return Unhashable(
-                shown, f"dataclass '{class_name(klass)}' is not frozen",
+                shown,
+                f"dataclass '{class_name(klass)}' is not frozen",
                 f"declare '{class_name(klass)}' with @dataclass(frozen=True)",
             )
         return _frozen_dataclass_problem(klass, field_name, seen)
     if klass.__hash__ is None:
         return Unhashable(
-            shown, f"'{class_name(klass)}' defines __eq__ but not __hash__",
+            shown,
+            f"'{class_name(klass)}' defines __eq__ but not __hash__",
             f"define __hash__ on '{class_name(klass)}'",
         )
     return None
 
 
-def _frozen_dataclass_problem(klass: type, field_name: str, seen: frozenset[int]) -> Unhashable | None:
+def _frozen_dataclass_problem(
+    klass: type, field_name: str, seen: frozenset[int]
+) -> Unhashable | None:
     """A frozen dataclass is hashable only if all its compared fields are."""
     ns = Namespaces.for_class(klass, None)
     for f in dataclasses.fields(klass):

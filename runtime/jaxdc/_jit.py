@@ -49,8 +49,12 @@ def jit(
     """`jax.jit` with parameters annotated `Static[T]` made static (plus any
     `static_argnames` given explicitly). Use bare or with `jax.jit`'s keyword options."""
     options = {
-        "donate_argnums": donate_argnums, "donate_argnames": donate_argnames,
-        "device": device, "backend": backend, "inline": inline, "keep_unused": keep_unused,
+        "donate_argnums": donate_argnums,
+        "donate_argnames": donate_argnames,
+        "device": device,
+        "backend": backend,
+        "inline": inline,
+        "keep_unused": keep_unused,
     }
     extra = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
     caller = caller_scope()
@@ -99,7 +103,10 @@ class Jitted:
     """What `jaxdc.jit` returns: `jax.jit(fun, ...)` plus a clear unhashable-static error."""
 
     def __init__(
-        self, fun: Callable[..., Any], options: dict[str, Any], extra: tuple[str, ...],
+        self,
+        fun: Callable[..., Any],
+        options: dict[str, Any],
+        extra: tuple[str, ...],
         caller: CallerScope | None,
     ) -> None:
         names, nums = _static_parameters(fun, caller)

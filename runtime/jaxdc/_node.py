@@ -15,7 +15,17 @@ from jaxdc._replace import replace
 
 __all__ = ["PyTreeNode"]
 
-_DATACLASS_KEYWORDS = {"init", "repr", "eq", "order", "unsafe_hash", "frozen", "match_args", "kw_only", "slots"}
+_DATACLASS_KEYWORDS = {
+    "init",
+    "repr",
+    "eq",
+    "order",
+    "unsafe_hash",
+    "frozen",
+    "match_args",
+    "kw_only",
+    "slots",
+}
 
 
 class PyTreeNode:

@@ -31,8 +31,12 @@ _DTYPE_PREFIXES = (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", 
 def array_summary(x: Any) -> str:
     """`f32[3,4]` for a jax array (also a traced one), `f32[3,4](numpy)` for a numpy one,
     `key<fry>[2]` for PRNG keys."""
-    name = str(x.dtype) if jax.dtypes.issubdtype(x.dtype, jax.dtypes.extended) else np.dtype(x.dtype).name
-    short = next((s + name[len(p):] for p, s in _DTYPE_PREFIXES if name.startswith(p)), name)
+    name = (
+        str(x.dtype)
+        if jax.dtypes.issubdtype(x.dtype, jax.dtypes.extended)
+        else np.dtype(x.dtype).name
+    )
+    short = next((s + name[len(p) :] for p, s in _DTYPE_PREFIXES if name.startswith(p)), name)
     text = f"{short}[{','.join(map(str, np.shape(x)))}]"
     return text + "(numpy)" if isinstance(x, (np.ndarray, np.generic)) else text
 
@@ -63,7 +67,9 @@ def _layout(value: Any) -> tuple[str, list[tuple[str, Any]], str] | None:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if type(value).__repr__ is not tree_repr:
             return None  # a user-defined repr (or a plain dataclass): respect it
-        items = [(f"{f.name}=", getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr]
+        items = [
+            (f"{f.name}=", getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr
+        ]
         return f"{type(value).__name__}(", items, ")"
     if type(value) is list and value:
         return "[", [("", v) for v in value], "]"

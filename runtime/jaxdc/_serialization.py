@@ -90,7 +90,9 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
     if spec is not None:
         cls = class_name(type(target))
         children = [
-            _from_state(getattr(target, name), value, f"{path}.{name}", f"field '{name}' of '{cls}'")
+            _from_state(
+                getattr(target, name), value, f"{path}.{name}", f"field '{name}' of '{cls}'"
+            )
             for name, value in zip(spec.data, _fields_of(state, spec.data, path, target))
         ]
         return _rebuild(target, children)
@@ -99,7 +101,9 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
         items = state if isinstance(state, (list, tuple)) else _fields_of(state, keys, path, target)
         if len(items) != len(target):
             raise ValueError(f"{path}: expected {len(target)} items, the state has {len(items)}")
-        restored = [_from_state(t, s, f"{path}[{i}]") for i, (t, s) in enumerate(zip(target, items))]
+        restored = [
+            _from_state(t, s, f"{path}[{i}]") for i, (t, s) in enumerate(zip(target, items))
+        ]
         if type(target) is list or type(target) is tuple:
             return type(target)(restored)
         return type(target)(*restored)  # namedtuple
@@ -120,14 +124,22 @@ def _fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target:
     missing = [k for k in keys if k not in state]
     unknown = [k for k in state if k not in keys]
     if missing or unknown:
-        what = "; ".join(part for part in (
-            f"missing key(s) {missing}" if missing else "",
-            f"unknown key(s) {unknown}" if unknown else "") if part)
+        what = "; ".join(
+            part
+            for part in (
+                f"missing key(s) {missing}" if missing else "",
+                f"unknown key(s) {unknown}" if unknown else "",
+            )
+            if part
+        )
         owner = class_name(type(target))
         spec = _spec(target)
         static = [n for n in spec.static if n in unknown] if spec is not None else []
-        hint = (f" (static fields such as {static} are not saved: they come from the target)"
-                if static else "")
+        hint = (
+            f" (static fields such as {static} are not saved: they come from the target)"
+            if static
+            else ""
+        )
         raise ValueError(f"{path}: {what} for '{owner}'; expected keys: {list(keys)}{hint}")
     return [state[k] for k in keys]
 
@@ -139,7 +151,9 @@ def _check_leaf(target: Any, value: Any, path: str) -> None:
     if shape is None:
         shape = np.shape(value)
     if tuple(shape) != tuple(target.shape):
-        raise ValueError(f"{path}: shape {tuple(shape)} in the state, the target has {tuple(target.shape)}")
+        raise ValueError(
+            f"{path}: shape {tuple(shape)} in the state, the target has {tuple(target.shape)}"
+        )
     dtype = getattr(value, "dtype", None)
     if dtype is not None and dtype != target.dtype:
         raise ValueError(f"{path}: dtype {dtype} in the state, the target has {target.dtype}")
@@ -180,12 +194,14 @@ def _register_with_flax(flax_serialization: ModuleType, cls: type) -> None:
 
     def ty_from_state_dict(target: Any, state: Any) -> Any:
         values = _fields_of(state, names, class_name(cls), target)
-        children = [flax_from(getattr(target, name), value, name=name)
-                    for name, value in zip(names, values)]
+        children = [
+            flax_from(getattr(target, name), value, name=name) for name, value in zip(names, values)
+        ]
         return _rebuild(target, children)
 
-    flax_serialization.register_serialization_state(cls, ty_to_state_dict, ty_from_state_dict,
-                                                    override=True)
+    flax_serialization.register_serialization_state(
+        cls, ty_to_state_dict, ty_from_state_dict, override=True
+    )
 
 
 def _flax_imported(module: ModuleType) -> None:

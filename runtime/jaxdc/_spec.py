@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jaxdc._hashability import class_name
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_static, resolve
 from jaxdc._field import PYTREE_KEY, STATIC_KEY
-from jaxdc._hashability import find_unhashable, static_type_message
+from jaxdc._hashability import class_name, find_unhashable, static_type_message
 from jaxdc._static import strip_static
 
 __all__ = ["ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
@@ -113,7 +112,8 @@ def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> Clas
                 f"jaxdc.field(init=False, pytree=True)."
             )
     initvars = tuple(
-        name for name, f in cls.__dataclass_fields__.items()  # type: ignore[attr-defined]
+        name
+        for name, f in cls.__dataclass_fields__.items()  # type: ignore[attr-defined]
         if f._field_type is dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
     )
     slots = cls.__dict__.get("__slots__")

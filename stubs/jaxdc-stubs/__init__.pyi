@@ -1,7 +1,15 @@
-from dataclasses import asdict as asdict, astuple as astuple, fields as fields, is_dataclass as is_dataclass
+from dataclasses import (
+    asdict as asdict,
+    astuple as astuple,
+    fields as fields,
+    is_dataclass as is_dataclass,
+)
 
 from jaxdc._copy_and_mutate import copy_and_mutate as copy_and_mutate
-from jaxdc._dataclass import PytreeDataclassDecorator as PytreeDataclassDecorator, pytree_dataclass as pytree_dataclass
+from jaxdc._dataclass import (
+    PytreeDataclassDecorator as PytreeDataclassDecorator,
+    pytree_dataclass as pytree_dataclass,
+)
 from jaxdc._field import field as field, static_field as static_field
 from jaxdc._jit import jit as jit
 from jaxdc._mutation import Attr as Attr, attr as attr

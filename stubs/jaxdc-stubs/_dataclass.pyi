@@ -1,9 +1,8 @@
 from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
-from typing_extensions import dataclass_transform
-
 from jaxdc._field import field, static_field
+from typing_extensions import dataclass_transform
 
 _T = TypeVar("_T")
 

@@ -1,8 +1,6 @@
 from collections.abc import Callable, Mapping
 from dataclasses import _MISSING_TYPE
-from typing import Any, Literal, TypeVar, overload
-
-from typing_extensions import TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar, overload
 
 _T = TypeVar("_T")
 # The runtime's "not given" default is dataclasses.MISSING, spelled as typeshed does.

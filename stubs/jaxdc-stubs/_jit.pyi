@@ -1,9 +1,9 @@
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar, overload, type_check_only
+from typing import Any, Concatenate, Generic, TypeVar, overload, type_check_only
 
 from jax import Device
 from jax.stages import Lowered
-from typing_extensions import Concatenate, ParamSpec, Self
+from typing_extensions import ParamSpec, Self
 
 _P = ParamSpec("_P")
 _P2 = ParamSpec("_P2")

@@ -1,8 +1,7 @@
 from typing import Any
 
-from typing_extensions import Self, dataclass_transform
-
 from jaxdc._field import field, static_field
+from typing_extensions import Self, dataclass_transform
 
 # Subclassing decorates: the class keywords are the `pytree_dataclass(...)` options.
 @dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))

@@ -1,7 +1,5 @@
 from collections.abc import Hashable
-from typing import Annotated, Any, Final, TypeVar
-
-from typing_extensions import TypeAlias
+from typing import Annotated, Any, Final, TypeAlias, TypeVar
 
 # The bound is what makes checkers reject `Static[list[int]]` without a plugin: static values
 # are jit cache keys, so they must be hashable. `type` is listed separately because
@@ -12,4 +10,4 @@ class _StaticMarker: ...
 
 STATIC_MARKER: Final[_StaticMarker]
 
-Static: TypeAlias = Annotated[_H, STATIC_MARKER]  # noqa: Y015
+Static: TypeAlias = Annotated[_H, STATIC_MARKER]
