@@ -3,10 +3,11 @@
     state = jaxdc.to_state_dict(model)            # {"encoder": {"w": Array, ...}, ...}
     model = jaxdc.from_state_dict(model, state)   # same structure, restored leaves
 
-The format is flax's: a jaxdc instance becomes a dict of its data fields, lists and tuples
-become dicts keyed "0", "1", ..., dicts keep their keys (as strings), leaves are kept as
-they are. So these state dicts go through msgpack (`flax.serialization.to_bytes`), orbax
-and anything that stores nested dicts.
+The format is flax's: a jaxdc instance becomes a dict of its data fields, a NamedTuple (an
+optax state) a dict keyed by its field names, lists and tuples dicts keyed "0", "1", ...,
+dicts keep their keys (as strings), leaves are kept as they are. So these state dicts go
+through msgpack (`flax.serialization.to_bytes`), orbax and anything that stores nested
+dicts, and a checkpoint written by flax restores here and the other way round.
 
 Static fields are not in the state dict: they are part of the tree structure (the treedef,
 hashed into jit cache keys) and belong to the code that builds the model, like its class.
@@ -15,24 +16,19 @@ and what jax_dataclasses issue #1 asks for. Fields left out of the pytree are no
 either (they only ever hold their default).
 
 `from_state_dict` checks the state against `target` and names the path of the first
-problem: a missing or unknown key (listing the expected ones), a shape or dtype that differs
-from the target's leaf. Restored instances are built like jit outputs: `__init__` and
-`__post_init__` are not run.
+problem: a missing or unknown key (listing the expected ones), a leaf of another kind than
+the target's (a string, None, a dict or a list where the target has an array; an array
+where it has None: restoring it would change the tree structure), a shape or dtype that
+differs from the target's leaf. Restored instances are built like jit outputs: `__init__`
+and `__post_init__` are not run.
 
-flax: when `flax.serialization` is imported (before or after jaxdc), every jaxdc class,
-existing and future, is registered with it, so `flax.serialization.to_state_dict`,
-`from_state_dict`, `to_bytes` and `from_bytes` work on jaxdc instances. `import jaxdc`
-itself never imports flax (jax_dataclasses pays ~650 ms for that): an import hook waits
-for flax.serialization to be imported by someone else, then registers the classes.
+`flax.serialization` support (registering every jaxdc class with it) is in `_flax`.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import sys
-import weakref
 from collections.abc import Mapping
-from types import ModuleType
+from numbers import Number
 from typing import Any, TypeVar
 
 import jax
@@ -41,10 +37,9 @@ import numpy as np
 from jaxdc._hashability import class_name
 from jaxdc._spec import ClassSpec, spec_of
 
-__all__ = ["from_state_dict", "to_state_dict"]
+__all__ = ["fields_of", "from_state_dict", "rebuild", "to_state_dict"]
 
 _T = TypeVar("_T")
-_FLAX = "flax.serialization"
 
 
 def to_state_dict(obj: Any) -> dict[str, Any]:
@@ -62,6 +57,8 @@ def _to_state(value: Any) -> Any:
     spec = _spec(value)
     if spec is not None:
         return {name: _to_state(getattr(value, name)) for name in spec.data}
+    if _is_namedtuple(value):  # flax keys these by field name (optax states)
+        return {name: _to_state(getattr(value, name)) for name in value._fields}
     if isinstance(value, (list, tuple)):
         return {str(i): _to_state(v) for i, v in enumerate(value)}
     if isinstance(value, dict):
@@ -93,28 +90,31 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
             _from_state(
                 getattr(target, name), value, f"{path}.{name}", f"field '{name}' of '{cls}'"
             )
-            for name, value in zip(spec.data, _fields_of(state, spec.data, path, target))
+            for name, value in zip(
+                spec.data, fields_of(state, spec.data, path, target), strict=True
+            )
         ]
-        return _rebuild(target, children)
+        return rebuild(target, children)
     if isinstance(target, (list, tuple)):
-        keys = [str(i) for i in range(len(target))]
-        items = state if isinstance(state, (list, tuple)) else _fields_of(state, keys, path, target)
+        named = _is_namedtuple(target)
+        keys = list(target._fields) if named else [str(i) for i in range(len(target))]
+        items = state if isinstance(state, (list, tuple)) else fields_of(state, keys, path, target)
         if len(items) != len(target):
             raise ValueError(f"{path}: expected {len(target)} items, the state has {len(items)}")
-        restored = [
-            _from_state(t, s, f"{path}[{i}]") for i, (t, s) in enumerate(zip(target, items))
-        ]
-        if type(target) is list or type(target) is tuple:
-            return type(target)(restored)
-        return type(target)(*restored)  # namedtuple
+        paths = [f"{path}.{k}" if named else f"{path}[{k}]" for k in keys]
+        restored = [_from_state(t, s, p) for t, s, p in zip(target, items, paths, strict=True)]
+        return type(target)(*restored) if named else type(target)(restored)
     if isinstance(target, dict):
-        values = _fields_of(state, [str(k) for k in target], path, target)
-        return {k: _from_state(t, s, f"{path}[{k!r}]") for (k, t), s in zip(target.items(), values)}
+        values = fields_of(state, [str(k) for k in target], path, target)
+        return {
+            k: _from_state(t, s, f"{path}[{k!r}]")
+            for (k, t), s in zip(target.items(), values, strict=True)
+        }
     _check_leaf(target, state, f"{path} ({owner})" if owner else path)
     return state
 
 
-def _fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target: Any) -> list[Any]:
+def fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target: Any) -> list[Any]:
     """The values of `keys` in `state`, which must have exactly those keys."""
     if not isinstance(state, Mapping):
         raise ValueError(
@@ -145,8 +145,25 @@ def _fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target:
 
 
 def _check_leaf(target: Any, value: Any, path: str) -> None:
+    """`value` may replace the leaf `target`: the same kind of leaf (an array where the
+    target has an array or a number, None where it has None), of the same shape and dtype."""
+    if target is None or value is None:
+        if target is not value:
+            raise ValueError(
+                f"{path}: {_kind(value)} in the state, the target has {_kind(target)} "
+                f"(restoring it would change the tree structure)"
+            )
+        return
+    if isinstance(value, (Mapping, list, tuple)):
+        raise ValueError(
+            f"{path}: {_kind(value)} in the state, the target has {_kind(target)} (a leaf)"
+        )
+    if not _is_array_like(target):
+        return  # another leaf (a string, an object): restored as the state has it
+    if not _is_array_like(value):
+        raise ValueError(f"{path}: {_kind(value)} in the state, the target has {_kind(target)}")
     if not hasattr(target, "shape") or not hasattr(target, "dtype"):
-        return  # a Python scalar or another leaf: nothing to compare
+        return  # a Python number: any number or scalar array restores it
     shape = getattr(value, "shape", None)
     if shape is None:
         shape = np.shape(value)
@@ -159,7 +176,29 @@ def _check_leaf(target: Any, value: Any, path: str) -> None:
         raise ValueError(f"{path}: dtype {dtype} in the state, the target has {target.dtype}")
 
 
-def _rebuild(target: Any, children: list[Any]) -> Any:
+def _is_array_like(value: Any) -> bool:
+    """Arrays (jax, numpy, anything with a shape and a dtype) and numbers (bool included)."""
+    return (hasattr(value, "shape") and hasattr(value, "dtype")) or isinstance(
+        value, (Number, np.generic)
+    )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "None"
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return f"an array of shape {tuple(value.shape)}"
+    if isinstance(value, Mapping):
+        return "a dict"
+    return f"a '{class_name(type(value))}'"
+
+
+def _is_namedtuple(value: Any) -> bool:
+    """flax's test: a tuple with `_fields` (typing.NamedTuple and collections.namedtuple)."""
+    return isinstance(value, tuple) and hasattr(value, "_fields")
+
+
+def rebuild(target: Any, children: list[Any]) -> Any:
     """A new instance of target's class with these data fields, built by its unflatten."""
     _, treedef = jax.tree_util.tree_flatten(target, is_leaf=lambda x: x is not target)
     return jax.tree_util.tree_unflatten(treedef, children)
@@ -167,85 +206,3 @@ def _rebuild(target: Any, children: list[Any]) -> Any:
 
 def _spec(value: Any) -> ClassSpec | None:
     return spec_of(type(value))
-
-
-# ---- flax.serialization ---------------------------------------------------------------
-
-_CLASSES: weakref.WeakSet[type] = weakref.WeakSet()  # created before flax was imported
-_flax: ModuleType | None = None
-
-
-def on_new_class(cls: type) -> None:
-    """Called for every finished jaxdc class: register it with flax now or later."""
-    if _flax is not None:
-        _register_with_flax(_flax, cls)
-    else:
-        _CLASSES.add(cls)
-
-
-def _register_with_flax(flax_serialization: ModuleType, cls: type) -> None:
-    spec = spec_of(cls)
-    assert spec is not None
-    names = spec.data
-    flax_to, flax_from = flax_serialization.to_state_dict, flax_serialization.from_state_dict
-
-    def ty_to_state_dict(obj: Any) -> dict[str, Any]:
-        return {name: flax_to(getattr(obj, name)) for name in names}
-
-    def ty_from_state_dict(target: Any, state: Any) -> Any:
-        values = _fields_of(state, names, class_name(cls), target)
-        children = [
-            flax_from(getattr(target, name), value, name=name) for name, value in zip(names, values)
-        ]
-        return _rebuild(target, children)
-
-    flax_serialization.register_serialization_state(
-        cls, ty_to_state_dict, ty_from_state_dict, override=True
-    )
-
-
-def _flax_imported(module: ModuleType) -> None:
-    global _flax
-    _flax = module
-    for cls in list(_CLASSES):
-        _register_with_flax(module, cls)
-    _CLASSES.clear()
-
-
-class _FlaxWatcher(importlib.abc.MetaPathFinder):
-    """Finds nothing itself; when `flax.serialization` is being imported, wraps its loader
-    so jaxdc's classes are registered right after the module has run."""
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != _FLAX:
-            return None
-        sys.meta_path.remove(self)  # once: let the other finders locate the module
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec = find(fullname, path, target) if find is not None else None
-            if spec is not None:
-                if spec.loader is not None:
-                    spec.loader = _RegisteringLoader(spec.loader)
-                return spec
-        return None
-
-
-class _RegisteringLoader(importlib.abc.Loader):
-    def __init__(self, loader: Any) -> None:
-        self._loader = loader
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        self._loader.exec_module(module)
-        _flax_imported(module)
-
-    def __getattr__(self, name: str) -> Any:  # get_source, is_package, ...
-        return getattr(self._loader, name)
-
-
-if _FLAX in sys.modules:
-    _flax_imported(sys.modules[_FLAX])
-else:
-    sys.meta_path.insert(0, _FlaxWatcher())
