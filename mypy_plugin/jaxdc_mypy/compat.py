@@ -19,7 +19,7 @@ from mypy.plugin import CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.types import Instance, RawExpressionType, Type, UnboundType
+from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
@@ -83,19 +83,6 @@ def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTa
             return None
         sym = module.names.get(part)
     return sym
-
-
-def annotation_name(annotation: Type | None) -> str | None:
-    """The name an unanalysed annotation starts with: ``jdc.Static`` for ``jdc.Static[int]``.
-
-    mypy < 2 keeps a whole-string annotation (``x: "Static[int]"``) unparsed as a
-    ``RawExpressionType`` holding the string; newer versions parse it to an ``UnboundType``.
-    """
-    if isinstance(annotation, UnboundType):
-        return annotation.name
-    if isinstance(annotation, RawExpressionType) and isinstance(annotation.literal_value, str):
-        return annotation.literal_value.split("[", 1)[0].strip() or None
-    return None
 
 
 def format_type(typ: Type, options: Options) -> str:

@@ -7,12 +7,13 @@ module being checked (any import alias of ``Static`` works).
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, Decorator, FuncDef
+from mypy.nodes import CallExpr, Decorator, FuncDef, SymbolTableNode
 from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type
 
-from . import codes, compat, messages, names, syntax
+from . import codes, compat, messages, syntax
 from .checks import ClassChecker
+from .static_spelling import is_static_spelling
 
 
 class JitChecker:
@@ -30,12 +31,12 @@ class JitChecker:
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
         hashability = self._classes.hashability(ctx.api)
+
+        def lookup(name: str, _: object) -> SymbolTableNode | None:
+            return compat.lookup_in_checked_module(ctx.api, name)
+
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
-            name = compat.annotation_name(annotation)
-            if name is None:
-                continue
-            sym = compat.lookup_in_checked_module(ctx.api, name)
-            if sym is None or sym.node is None or sym.node.fullname != names.STATIC:
+            if not is_static_spelling(typ, annotation, lookup):
                 continue
             problem = hashability.unhashable_part(typ)
             if problem is not None:
