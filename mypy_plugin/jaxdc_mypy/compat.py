@@ -104,6 +104,12 @@ def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:
     return [(attr["name"], attr.get("is_in_init", True)) for attr in attributes]
 
 
+def dataclass_initvars(info: TypeInfo) -> list[tuple[str, bool]]:
+    """(name, has_default) of every InitVar pseudo-field, from the same internal JSON."""
+    attributes = info.metadata.get("dataclass", {}).get("attributes", [])
+    return [(a["name"], a.get("has_default", False)) for a in attributes if a.get("is_init_var")]
+
+
 def member_type(instance: Instance, name: str) -> Type | None:
     """Declared type of attribute ``name`` as seen on ``instance`` (generics expanded)."""
     for base in instance.type.mro:

@@ -25,7 +25,6 @@ __all__ = [
     "seal",
     "static_value_error",
     "undecorated_error",
-    "unknown_fields_error",
     "wrap_custom_init",
 ]
 
@@ -111,18 +110,6 @@ def undecorated_error(cls: type) -> TypeError:
         f"but is not decorated itself, so JAX would treat its instances as opaque leaves. "
         f"Fix: decorate '{class_name(cls)}' with @jaxdc.pytree_dataclass (subclasses of "
         f"jaxdc.PyTreeNode are decorated automatically)."
-    )
-
-
-def unknown_fields_error(obj: Any, unknown: dict[str, Any]) -> None:
-    """Raise the TypeError for `replace(obj, typo=...)`, listing the valid fields."""
-    spec = spec_of(type(obj))
-    assert spec is not None
-    valid = [f.name for f in spec.fields]
-    names = sorted(set(unknown) - set(valid) - set(spec.initvars))
-    raise TypeError(
-        f"replace() got unknown field(s) {', '.join(map(repr, names))} for class "
-        f"'{class_name(type(obj))}'; its fields are: {', '.join(valid)}."
     )
 
 
