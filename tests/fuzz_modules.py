@@ -534,18 +534,22 @@ class FuzzModule:
 
 
 def generate(
-    count: int, seed: int = 0, *, leave_out: frozenset[str] = frozenset()
+    count: int, seed: int = 0, *, both_forms: bool = True, leave_out: frozenset[str] = frozenset()
 ) -> list[FuzzModule]:
-    """`count` modules `fuzz_000`, `fuzz_001`, ...: the first ones hold one fragment each,
-    every fragment once without and once with `from __future__ import annotations` (so a
-    failure names its fragment); the rest are random mixes of two to five fragments."""
+    """`count` modules `fuzz_000`, `fuzz_001`, ...: the first ones hold one fragment each
+    (so a failure names its fragment), every fragment without and with `from __future__
+    import annotations` (`both_forms`; else alternating); the rest are random mixes of two
+    to five fragments."""
     rng = random.Random(seed)
     names = [name for name in FRAGMENTS if name not in leave_out]
+    singles = [(name, False) for name in names] + [(name, True) for name in names]
+    if not both_forms:
+        singles = [(name, i % 2 == 1) for i, name in enumerate(names)]
     modules = []
     for index in range(count):
-        if index < 2 * len(names):
-            chosen = [names[index // 2]]
-            future = index % 2 == 1
+        if index < len(singles):
+            chosen = [singles[index][0]]
+            future = singles[index][1]
         else:
             chosen = rng.sample(names, rng.randint(2, 5))
             future = rng.random() < 0.5
@@ -557,8 +561,3 @@ def generate(
             parts.append(template.substitute(n=f"_{index}_{k}", prev=f"fuzz_{index - 1:03d}"))
         modules.append(FuzzModule(f"fuzz_{index:03d}", tuple(chosen), "\n".join(parts)))
     return modules
-
-
-def single_fragment_modules(leave_out: frozenset[str] = frozenset()) -> int:
-    """How many leading modules of `generate` hold one fragment each."""
-    return 2 * len(set(FRAGMENTS) - leave_out)

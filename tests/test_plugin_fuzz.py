@@ -8,9 +8,9 @@ format mypy offers (fixed-format, JSON, SQLite), with `-n 2` worker processes, a
 the daemon (also across an edit that breaks a module's syntax and one that repairs it).
 When a batch fails, each module is re-checked alone to name the fragments responsible.
 
-`make test` runs a bounded, deterministic slice (every fragment once with and once without
-`from __future__ import annotations`, plus a few mixes); `make test-full` sets
-JAXDC_TEST_FULL=1 for a few hundred modules in batches.
+`make test` runs a bounded, deterministic slice (every fragment once, with or without `from
+__future__ import annotations`, plus a few mixes); `make test-full` sets JAXDC_TEST_FULL=1
+for 400 modules in batches (every fragment in both forms, then mixes).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fuzz_modules import PENDING, SYNTAX_ERROR, FuzzModule, generate, single_fragment_modules
+from fuzz_modules import FRAGMENTS, PENDING, SYNTAX_ERROR, FuzzModule, generate
 from test_plugin_support import (
     PRELUDE,
     PYPROJECT,
@@ -43,9 +43,10 @@ from test_plugin_support import (
 
 FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
 LEAVE_OUT = frozenset() if os.environ.get("JAXDC_FUZZ_PENDING") == "1" else PENDING
-COUNT = 400 if FULL else single_fragment_modules(LEAVE_OUT) + 6
+# make test: every fragment once (with or without PEP 563, alternating) and a few mixes.
+COUNT = 400 if FULL else len(FRAGMENTS) - len(LEAVE_OUT) + 6
 BATCH = 100  # modules per mypy run (fewer, longer runs: mypy's start-up dominates)
-MODULES = generate(COUNT, leave_out=LEAVE_OUT)
+MODULES = generate(COUNT, both_forms=FULL, leave_out=LEAVE_OUT)
 BATCHES = [MODULES[i : i + BATCH] for i in range(0, len(MODULES), BATCH)]
 
 # A run may take this long, plus this much per module, before it counts as a hang.

@@ -66,7 +66,7 @@ def test_initvar_without_default_must_be_given() -> None:
     obj = Scaled(jnp.ones(2), 2.0)
     with pytest.raises(ValueError) as info:
         jdc.replace(obj, w=jnp.zeros(2))
-    assert "class 'Scaled' needs InitVar 'scale'" in str(info.value)
+    assert "class 'Scaled': InitVar 'scale' must be specified" in str(info.value)
     assert "Fix: jaxdc.replace(obj, ..., scale=...)" in str(info.value)
     with pytest.raises(ValueError, match="InitVar 'scale' must be specified"):
         dataclasses.replace(obj, w=jnp.zeros(2))  # the same rule

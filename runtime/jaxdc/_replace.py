@@ -79,7 +79,7 @@ def refused_field_error(obj: Any, name: str) -> None:
 def initvar_missing_error(obj: Any, name: str) -> None:
     """`replace(obj, ...)` without an InitVar that has no default (as dataclasses)."""
     raise ValueError(
-        f"replace() on class '{class_name(type(obj))}' needs InitVar '{name}': __post_init__ "
-        f"runs again and takes it, and it has no default (as with dataclasses.replace()). "
-        f"Fix: jaxdc.replace(obj, ..., {name}=...)."
+        f"replace() on class '{class_name(type(obj))}': InitVar '{name}' must be specified "
+        f"with replace(), as with dataclasses.replace(): __post_init__ runs again and takes "
+        f"it, and it has no default. Fix: jaxdc.replace(obj, ..., {name}=...)."
     )
