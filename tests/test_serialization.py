@@ -244,8 +244,16 @@ def test_prng_key_leaves_round_trip_and_dtype_mismatch_is_named() -> None:
             "None in the state, the target has an array of shape () (restoring it would "
             "change the tree structure)",
         ),
-        ({"a": np.zeros(())}, "a dict in the state, the target has an array of shape () (a leaf)"),
-        ([np.zeros(())], "a 'list' in the state, the target has an array of shape () (a leaf)"),
+        (
+            {"a": np.zeros(())},
+            "a dict in the state, the target has an array of shape () (restoring it would "
+            "change the tree structure)",
+        ),
+        (
+            [np.zeros(())],
+            "a 'list' in the state, the target has an array of shape () (restoring it would "
+            "change the tree structure)",
+        ),
     ],
 )
 def test_a_leaf_of_another_kind_is_rejected_with_its_path(leaf: Any, needle: str) -> None:

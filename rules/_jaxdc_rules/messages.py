@@ -525,6 +525,103 @@ def config_name_not_found(setting: str, name: str, why: str) -> str:
 # =========================================================================================
 
 
+def state_dict_needs_instance(function: str, type_: str, *, target: bool = False) -> str:
+    """``to_state_dict(obj)`` / ``from_state_dict(target, ...)`` given something else."""
+    role = " as target" if target else ""
+    return f"{function}() needs an instance of a jaxdc pytree dataclass{role}, got '{type_}'"
+
+
+def state_not_a_dict(path: str, keys: Iterable[str], owner: str, got: str) -> str:
+    return f"{path}: expected a dict with keys {list(keys)} for '{owner}', got '{got}'"
+
+
+def state_keys(
+    path: str,
+    owner: str,
+    keys: Iterable[str],
+    missing: Iterable[str],
+    unknown: Iterable[str],
+    static: Iterable[str],
+) -> str:
+    """A state dict whose keys differ from the target's; ``static``: unknown keys that are
+    static fields of the target (not saved: they come from the target)."""
+    missing, unknown, static = list(missing), list(unknown), list(static)
+    what = "; ".join(
+        part
+        for part in (
+            f"missing key(s) {missing}" if missing else "",
+            f"unknown key(s) {unknown}" if unknown else "",
+        )
+        if part
+    )
+    hint = (
+        f" (static fields such as {static} are not saved: they come from the target)"
+        if static
+        else ""
+    )
+    return f"{path}: {what} for '{owner}'; expected keys: {list(keys)}{hint}"
+
+
+def state_length(path: str, expected: int, got: int) -> str:
+    return f"{path}: expected {expected} items, the state has {got}"
+
+
+def state_leaf_kind(path: str, got: str, target: str, *, structure: bool = False) -> str:
+    """A leaf of another kind than the target's (``got``/``target``: "None", "a dict",
+    "an array of shape (3,)", "a 'str'"); ``structure``: restoring it would add or remove a
+    leaf (None on one side)."""
+    why = " (restoring it would change the tree structure)" if structure else ""
+    return f"{path}: {got} in the state, the target has {target}{why}"
+
+
+def state_shape(path: str, got: tuple[int, ...], target: tuple[int, ...]) -> str:
+    return f"{path}: shape {got} in the state, the target has {target}"
+
+
+def state_dtype(path: str, got: str, target: str) -> str:
+    return f"{path}: dtype {got} in the state, the target has {target}"
+
+
+# =========================================================================================
+# replace: what it refuses (appended by the make_replace owner)
+# =========================================================================================
+
+
+def replace_initvar_ignored(name: str, cls: str) -> str:
+    """An InitVar given to ``replace`` of a class whose ``replace`` skips ``__post_init__``."""
+    return (
+        f"replace() got InitVar '{name}' for class '{cls}', which has its own __init__: "
+        f"replace() does not run __post_init__ for it, so the value would be ignored. Fix: "
+        f"construct a new instance, or drop '{name}'."
+    )
+
+
+def replace_excluded_field(name: str, cls: str) -> str:
+    return (
+        f"replace() cannot set field '{name}' of class '{cls}': it is left out of the pytree "
+        f"(pytree=False), so the new value would silently revert to its default after "
+        f"jit/vmap/tree_map. Fix: carry it in the pytree (drop pytree=False), or build a new "
+        f"instance."
+    )
+
+
+def replace_init_false_field(name: str, cls: str) -> str:
+    return (
+        f"replace() cannot set field '{name}' of class '{cls}': it is declared with "
+        f"init=False (its value comes from __post_init__ or its default), as "
+        f"dataclasses.replace() refuses too. Fix: change the fields it is computed from, or "
+        f"set it inside `with jaxdc.copy_and_mutate(obj) as new:`."
+    )
+
+
+def replace_initvar_missing(name: str, cls: str) -> str:
+    return (
+        f"replace() on class '{cls}': InitVar '{name}' must be specified with replace(), as "
+        f"with dataclasses.replace(): __post_init__ runs again and takes it, and it has no "
+        f"default. Fix: jaxdc.replace(obj, ..., {name}=...)."
+    )
+
+
 # =========================================================================================
 # shapes (appended by the shapes owner)
 # =========================================================================================

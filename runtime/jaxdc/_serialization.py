@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._hashability import class_name
 from jaxdc._spec import ClassSpec, spec_of
@@ -46,10 +47,7 @@ def to_state_dict(obj: Any) -> dict[str, Any]:
     """The state of a jaxdc instance as nested dicts keyed by field names (static fields
     left out; see the module docs)."""
     if _spec(obj) is None:
-        raise TypeError(
-            f"to_state_dict() needs an instance of a jaxdc pytree dataclass, got "
-            f"'{class_name(type(obj))}'"
-        )
+        raise TypeError(messages.state_dict_needs_instance("to_state_dict", _type(obj)))
     return _to_state(obj)  # type: ignore[no-any-return]
 
 
@@ -75,8 +73,7 @@ def from_state_dict(target: _T, state: Mapping[str, Any]) -> _T:
     spec = _spec(target)
     if spec is None:
         raise TypeError(
-            f"from_state_dict() needs an instance of a jaxdc pytree dataclass as target, got "
-            f"'{class_name(type(target))}'"
+            messages.state_dict_needs_instance("from_state_dict", _type(target), target=True)
         )
     return _from_state(target, state, "target")  # type: ignore[no-any-return]
 
@@ -100,7 +97,7 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
         keys = list(target._fields) if named else [str(i) for i in range(len(target))]
         items = state if isinstance(state, (list, tuple)) else fields_of(state, keys, path, target)
         if len(items) != len(target):
-            raise ValueError(f"{path}: expected {len(target)} items, the state has {len(items)}")
+            raise ValueError(messages.state_length(path, len(target), len(items)))
         paths = [f"{path}.{k}" if named else f"{path}[{k}]" for k in keys]
         restored = [_from_state(t, s, p) for t, s, p in zip(target, items, paths, strict=True)]
         return type(target)(*restored) if named else type(target)(restored)
@@ -116,64 +113,43 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
 
 def fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target: Any) -> list[Any]:
     """The values of `keys` in `state`, which must have exactly those keys."""
+    owner = _type(target)
     if not isinstance(state, Mapping):
-        raise ValueError(
-            f"{path}: expected a dict with keys {list(keys)} for "
-            f"'{class_name(type(target))}', got '{class_name(type(state))}'"
-        )
+        raise ValueError(messages.state_not_a_dict(path, keys, owner, _type(state)))
     missing = [k for k in keys if k not in state]
     unknown = [k for k in state if k not in keys]
     if missing or unknown:
-        what = "; ".join(
-            part
-            for part in (
-                f"missing key(s) {missing}" if missing else "",
-                f"unknown key(s) {unknown}" if unknown else "",
-            )
-            if part
-        )
-        owner = class_name(type(target))
         spec = _spec(target)
         static = [n for n in spec.static if n in unknown] if spec is not None else []
-        hint = (
-            f" (static fields such as {static} are not saved: they come from the target)"
-            if static
-            else ""
-        )
-        raise ValueError(f"{path}: {what} for '{owner}'; expected keys: {list(keys)}{hint}")
+        raise ValueError(messages.state_keys(path, owner, keys, missing, unknown, static))
     return [state[k] for k in keys]
 
 
 def _check_leaf(target: Any, value: Any, path: str) -> None:
     """`value` may replace the leaf `target`: the same kind of leaf (an array where the
     target has an array or a number, None where it has None), of the same shape and dtype."""
-    if target is None or value is None:
-        if target is not value:
-            raise ValueError(
-                f"{path}: {_kind(value)} in the state, the target has {_kind(target)} "
-                f"(restoring it would change the tree structure)"
-            )
-        return
-    if isinstance(value, (Mapping, list, tuple)):
+    if ((target is None or value is None) and target is not value) or _is_subtree(value):
         raise ValueError(
-            f"{path}: {_kind(value)} in the state, the target has {_kind(target)} (a leaf)"
+            messages.state_leaf_kind(path, _kind(value), _kind(target), structure=True)
         )
-    if not _is_array_like(target):
-        return  # another leaf (a string, an object): restored as the state has it
+    if target is None or not _is_array_like(target):
+        return  # None for None; another leaf (a string, an object): as the state has it
     if not _is_array_like(value):
-        raise ValueError(f"{path}: {_kind(value)} in the state, the target has {_kind(target)}")
+        raise ValueError(messages.state_leaf_kind(path, _kind(value), _kind(target)))
     if not hasattr(target, "shape") or not hasattr(target, "dtype"):
         return  # a Python number: any number or scalar array restores it
     shape = getattr(value, "shape", None)
     if shape is None:
         shape = np.shape(value)
     if tuple(shape) != tuple(target.shape):
-        raise ValueError(
-            f"{path}: shape {tuple(shape)} in the state, the target has {tuple(target.shape)}"
-        )
+        raise ValueError(messages.state_shape(path, tuple(shape), tuple(target.shape)))
     dtype = getattr(value, "dtype", None)
     if dtype is not None and dtype != target.dtype:
-        raise ValueError(f"{path}: dtype {dtype} in the state, the target has {target.dtype}")
+        raise ValueError(messages.state_dtype(path, str(dtype), str(target.dtype)))
+
+
+def _is_subtree(value: Any) -> bool:
+    return isinstance(value, (Mapping, list, tuple))
 
 
 def _is_array_like(value: Any) -> bool:
@@ -184,13 +160,18 @@ def _is_array_like(value: Any) -> bool:
 
 
 def _kind(value: Any) -> str:
+    """A leaf as messages describe it: None, an array of shape (3,), a dict, a 'str'."""
     if value is None:
         return "None"
     if hasattr(value, "shape") and hasattr(value, "dtype"):
         return f"an array of shape {tuple(value.shape)}"
     if isinstance(value, Mapping):
         return "a dict"
-    return f"a '{class_name(type(value))}'"
+    return f"a '{_type(value)}'"
+
+
+def _type(value: Any) -> str:
+    return class_name(type(value))
 
 
 def _is_namedtuple(value: Any) -> bool:
