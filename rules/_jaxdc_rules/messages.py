@@ -583,6 +583,52 @@ def state_dtype(path: str, got: str, target: str) -> str:
 
 
 # =========================================================================================
+# pickling and decorating what cannot be a pytree dataclass (appended by the reliability
+# helper)
+# =========================================================================================
+
+
+def unpickle_fields_changed(cls: str, missing: Iterable[str], unknown: Iterable[str]) -> str:
+    """Pickled data written for another version of the class (fields added or removed)."""
+    parts = []
+    missing, unknown = list(missing), list(unknown)
+    if unknown:
+        parts.append(f"it holds field(s) {unknown} that class '{cls}' no longer has")
+    if missing:
+        parts.append(f"it lacks field(s) {missing} that class '{cls}' has now")
+    return (
+        f"cannot unpickle an instance of '{cls}': the data was written for another version "
+        f"of the class ({'; '.join(parts)}), and restoring it would drop or invent values. "
+        f"Fix: load it with the version that wrote it and convert it explicitly (e.g. "
+        f"through jaxdc.to_state_dict)."
+    )
+
+
+def unpickle_field_count(cls: str, fields: Iterable[str], count: int) -> str:
+    """The older positional format: a tuple of values whose length does not match."""
+    fields = list(fields)
+    return (
+        f"cannot unpickle an instance of '{cls}': the data holds {count} field value(s), the "
+        f"class has {len(fields)} ({', '.join(fields)}), so it was written for another "
+        f"version of the class. Fix: load it with the version that wrote it and convert it "
+        f"explicitly."
+    )
+
+
+def decorate_not_a_class(where: str, what: str) -> str:
+    """``@pytree_dataclass`` on a function, an instance, a module, ..."""
+    return (
+        f"{where}() decorates classes, got {what}. Fix: put @{where} on a class statement "
+        f"(class Model: ...)."
+    )
+
+
+def decorate_unsupported_class(where: str, cls: str, kind: str, fix: str) -> str:
+    """``@pytree_dataclass`` on an Enum, a NamedTuple, a TypedDict or a built-in class."""
+    return f"{where}() cannot make {kind} '{cls}' a pytree dataclass. Fix: {fix}."
+
+
+# =========================================================================================
 # replace: what it refuses (appended by the make_replace owner)
 # =========================================================================================
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._frozen import CONSTRUCTING
 from jaxdc._hashability import class_name
@@ -156,13 +157,27 @@ def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:
     return __init__
 
 
-def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
-    """Unpickle / deepcopy: set the fields without running __init__, then seal."""
+def reconstruct(cls: type, values: dict[str, Any] | tuple[Any, ...]) -> Any:
+    """Unpickle / deepcopy: set the fields without running __init__, then seal.
+
+    `values` maps field names to values (a tuple in data pickled by jaxdc before 0.1.0).
+    Data written for another version of the class, with a field since added or removed, is
+    refused naming the fields: restoring it would drop a value or leave a field unset.
+    """
     from jaxdc._dataclass import ensure_spec
 
     spec = ensure_spec(cls)
+    names = [f.name for f in spec.fields]
+    if isinstance(values, dict):
+        missing = [n for n in names if n not in values]
+        unknown = [n for n in values if n not in names]
+        if missing or unknown:
+            raise TypeError(messages.unpickle_fields_changed(class_name(cls), missing, unknown))
+        values = tuple(values[n] for n in names)
+    elif len(values) != len(names):
+        raise TypeError(messages.unpickle_field_count(class_name(cls), names, len(values)))
     obj = object.__new__(cls)
-    for f, value in zip(spec.fields, values):
-        _object_setattr(obj, f.name, value)
+    for name, value in zip(names, values, strict=True):
+        _object_setattr(obj, name, value)
     seal(obj, spec)
     return obj

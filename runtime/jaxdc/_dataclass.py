@@ -12,11 +12,14 @@ fix instead of silently becoming pytree leaves.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import jax
 import numpy as np
+import typing_extensions
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
@@ -102,6 +105,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
     """Build the dataclass, decide field kinds (now or lazily), install and register."""
+    _check_decoratable(cls)
     if SPEC_ATTR in cls.__dict__:
         if options:
             raise TypeError(
@@ -186,9 +190,51 @@ def _finish_class(
 
 
 def _reduce(self: Any) -> tuple[Any, ...]:
+    """Pickle by field name, so data written for another version of the class is refused
+    by name (`reconstruct`) rather than assigned to the wrong fields."""
     spec = spec_of(type(self))
     assert spec is not None
-    return reconstruct, (type(self), tuple(getattr(self, f.name) for f in spec.fields))
+    return reconstruct, (type(self), {f.name: getattr(self, f.name) for f in spec.fields})
+
+
+def _check_decoratable(cls: Any) -> None:
+    """Only a plain class can become a pytree dataclass. Anything else would fail later
+    with an internal error, or (an Enum, a NamedTuple) half-work as a dataclass."""
+    where = "jaxdc.pytree_dataclass"
+    if not isinstance(cls, type):
+        name = getattr(cls, "__qualname__", None)
+        what = (
+            f"the {type(cls).__name__} '{name}'"
+            if isinstance(name, str)  # a function, a method, a module's member
+            else f"an instance of '{class_name(type(cls))}'"
+        )
+        raise TypeError(messages.decorate_not_a_class(where, what))
+    unsupported = [
+        (
+            issubclass(cls, enum.Enum),
+            "the Enum",
+            "give a pytree dataclass a Static[...] field of this Enum type instead",
+        ),
+        (
+            issubclass(cls, tuple) and hasattr(cls, "_fields"),
+            "the NamedTuple",
+            "JAX already treats NamedTuples as pytrees; drop the decorator, or declare the class "
+            "without the NamedTuple base",
+        ),
+        (
+            typing_extensions.is_typeddict(cls),
+            "the TypedDict",
+            "JAX already treats dicts as pytrees; drop the decorator, or declare a plain class",
+        ),
+        (
+            cls.__module__ == "builtins",
+            "the built-in class",
+            "decorate a class of your own (class Model: ...)",
+        ),
+    ]
+    for applies, kind, fix in unsupported:
+        if applies:
+            raise TypeError(messages.decorate_unsupported_class(where, class_name(cls), kind, fix))
 
 
 def _check_bases(cls: type) -> None:
