@@ -103,7 +103,8 @@ def test_restore_does_not_run_init_or_post_init() -> None:
         (lambda s: s.update(extra=1), "target: unknown key(s) ['extra'] for 'Model'"),
         (
             lambda s: s["layers"]["0"].update(act="gelu"),
-            "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields",
+            "target.layers[0] (field 'layers' of 'Model'): unknown key(s) ['act'] for 'Layer'; "
+            "expected keys: ['w', 'b'] (static fields",
         ),
         (
             lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
@@ -113,14 +114,18 @@ def test_restore_does_not_run_init_or_post_init() -> None:
             lambda s: s.update(step=np.asarray(1.0, np.float32)),
             "target.step (field 'step' of 'Model'): dtype float32 in the state, the target has int32",
         ),
-        (lambda s: s["named"].pop("emb"), "target.named: missing key(s) ['emb'] for 'dict'"),
+        (
+            lambda s: s["named"].pop("emb"),
+            "target.named (field 'named' of 'Model'): missing key(s) ['emb'] for 'dict'",
+        ),
         (
             lambda s: s.update(layers=[s["layers"]["0"]]),
-            "target.layers: expected 2 items, the state has 1",
+            "target.layers (field 'layers' of 'Model'): expected 2 items, the state has 1",
         ),
         (
             lambda s: s.update(pair=5),
-            "target.pair: expected a dict with keys ['left', 'right'] for 'Pair', got 'int'",
+            "target.pair (field 'pair' of 'Model'): expected a dict with keys ['left', 'right'] "
+            "for 'Pair', got 'int'",
         ),
     ],
 )
@@ -238,7 +243,7 @@ def test_prng_key_leaves_round_trip_and_dtype_mismatch_is_named() -> None:
 @pytest.mark.parametrize(
     ("leaf", "needle"),
     [
-        ("seven", "a 'str' in the state, the target has an array of shape ()"),
+        ("seven", "a value of type 'str' in the state, the target has an array of shape ()"),
         (
             None,
             "None in the state, the target has an array of shape () (restoring it would "
@@ -251,7 +256,8 @@ def test_prng_key_leaves_round_trip_and_dtype_mismatch_is_named() -> None:
         ),
         (
             [np.zeros(())],
-            "a 'list' in the state, the target has an array of shape () (restoring it would "
+            "a value of type 'list' in the state, the target has an array of shape () "
+            "(restoring it would "
             "change the tree structure)",
         ),
     ],
@@ -286,7 +292,10 @@ def test_numbers_and_scalar_arrays_restore_number_leaves() -> None:
     state["pair"]["right"] = np.asarray(4)  # what a checkpoint may hold for a Python int
     assert int(jdc.from_state_dict(_model(), state).pair.right) == 4
     state["pair"]["right"] = "four"
-    with pytest.raises(ValueError, match=r"target\.pair\.right: a 'str' in the state"):
+    with pytest.raises(
+        ValueError,
+        match=r"target\.pair\.right \(field 'pair' of 'Model'\): a value of type 'str' in the state",
+    ):
         jdc.from_state_dict(_model(), state)
 
 

@@ -79,35 +79,36 @@ def from_state_dict(target: _T, state: Mapping[str, Any]) -> _T:
 
 
 def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
-    """`owner` names the field a leaf belongs to, for error messages."""
+    """`owner` names the field of a jaxdc class `target` is or is inside (a list item of a
+    field is still that field's), for error messages."""
+    where = f"{path} ({owner})" if owner else path
     spec = _spec(target)
     if spec is not None:
         cls = class_name(type(target))
+        values = fields_of(state, spec.data, where, target)
         children = [
-            _from_state(
-                getattr(target, name), value, f"{path}.{name}", f"field '{name}' of '{cls}'"
-            )
-            for name, value in zip(
-                spec.data, fields_of(state, spec.data, path, target), strict=True
-            )
+            _from_state(getattr(target, n), v, f"{path}.{n}", f"field '{n}' of '{cls}'")
+            for n, v in zip(spec.data, values, strict=True)
         ]
         return rebuild(target, children)
     if isinstance(target, (list, tuple)):
         named = _is_namedtuple(target)
         keys = list(target._fields) if named else [str(i) for i in range(len(target))]
-        items = state if isinstance(state, (list, tuple)) else fields_of(state, keys, path, target)
+        items = state if isinstance(state, (list, tuple)) else fields_of(state, keys, where, target)
         if len(items) != len(target):
-            raise ValueError(messages.state_length(path, len(target), len(items)))
+            raise ValueError(messages.state_length(where, len(target), len(items)))
         paths = [f"{path}.{k}" if named else f"{path}[{k}]" for k in keys]
-        restored = [_from_state(t, s, p) for t, s, p in zip(target, items, paths, strict=True)]
+        restored = [
+            _from_state(t, s, p, owner) for t, s, p in zip(target, items, paths, strict=True)
+        ]
         return type(target)(*restored) if named else type(target)(restored)
     if isinstance(target, dict):
-        values = fields_of(state, [str(k) for k in target], path, target)
+        values = fields_of(state, [str(k) for k in target], where, target)
         return {
-            k: _from_state(t, s, f"{path}[{k!r}]")
+            k: _from_state(t, s, f"{path}[{k!r}]", owner)
             for (k, t), s in zip(target.items(), values, strict=True)
         }
-    _check_leaf(target, state, f"{path} ({owner})" if owner else path)
+    _check_leaf(target, state, where)
     return state
 
 
@@ -160,14 +161,15 @@ def _is_array_like(value: Any) -> bool:
 
 
 def _kind(value: Any) -> str:
-    """A leaf as messages describe it: None, an array of shape (3,), a dict, a 'str'."""
+    """A leaf as messages describe it: None, an array of shape (3,), a dict, a value of
+    type 'str'."""
     if value is None:
         return "None"
     if hasattr(value, "shape") and hasattr(value, "dtype"):
         return f"an array of shape {tuple(value.shape)}"
     if isinstance(value, Mapping):
         return "a dict"
-    return f"a '{_type(value)}'"
+    return f"a value of type '{_type(value)}'"
 
 
 def _type(value: Any) -> str:
