@@ -34,6 +34,7 @@ SKIP_DIRS = {"node_modules", "build", "dist", "__pycache__"}
 
 MARKER = re.compile(r"^<!--\s*(runnable|not runnable)\s*(?::\s*(?P<options>.*?))?\s*-->$")
 FENCE = re.compile(r"^(?P<indent>\s*)```(?P<lang>[\w+-]*)\s*$")
+FENCED = re.compile(r"^\s*```.*?^\s*```", re.MULTILINE | re.DOTALL)
 CHECKED_PRINT = re.compile(r"^(?P<indent>\s*)print\((?P<args>.*)\)\s+#\s?(?P<expected>.*)$")
 
 
@@ -183,6 +184,35 @@ def test_the_user_facing_docs_have_runnable_examples() -> None:
 def test_runnable_blocks_run(path: Path) -> None:
     stem = re.sub(r"\W", "_", str(path.relative_to(REPO)))
     run_blocks(ALL_BLOCKS[path], f"_jaxdc_doc_{stem}")
+
+
+# A file named in prose or in inline code: `docs/migrating.md`, runtime/README.md, ...
+REFERENCE = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:md|py|pyi|toml|ini|json|txt|yaml))\b"
+)
+PACKAGE_ROOTS = ("runtime", "stubs", "mypy_plugin", "rules")  # folders holding import packages
+URL = re.compile(r"\w+://\S+")
+
+
+def test_referenced_files_exist() -> None:
+    """Docs (and the build files' comments) name files that exist: a path with a folder
+    from the repository root, the document's folder or a package root (`jaxdc/_jit.py`); a
+    bare `*.md` name anywhere in the repository. (Bare module names such as `fields.py` are
+    relative to a package and not checked.)"""
+    names = {path.name for path in markdown_files()}
+    sources = [*ALL_BLOCKS, REPO / "pyproject.toml", REPO / "Makefile"]
+    missing = []
+    for source in sources:
+        text = FENCED.sub("", URL.sub("", source.read_text(encoding="utf-8")))
+        for ref in sorted(set(REFERENCE.findall(text))):
+            if "/" in ref:
+                bases = [REPO, source.parent, *(REPO / root for root in PACKAGE_ROOTS)]
+                found = any((base / ref).exists() for base in bases)
+            else:
+                found = not ref.endswith(".md") or ref in names
+            if not found:
+                missing.append(f"{source.relative_to(REPO)}: {ref}")
+    assert not missing, "\n".join(missing)
 
 
 def _write(tmp_path: Path, text: str) -> list[Block]:
