@@ -47,10 +47,8 @@ _UNIONS = frozenset(
 
 def is_static_spelling(analysed: Type | None, written: Type | None, lookup: Lookup) -> bool | None:
     """Whether the annotation (its analysed and written forms) marks a static value."""
-    return _any_of(
-        check()
-        for check in (lambda: _in_analysed(analysed, set()), lambda: _in_written(written, lookup))
-    )
+    found = _in_analysed(analysed, set())
+    return True if found else _any_of([found, _in_written(written, lookup)])
 
 
 def _in_analysed(typ: Type | None, seen: set[str]) -> bool | None:

@@ -93,7 +93,9 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
         return rebuild(target, children)
     if isinstance(target, (list, tuple)):
         named = _is_namedtuple(target)
-        keys = list(target._fields) if named else [str(i) for i in range(len(target))]
+        keys = (
+            list(getattr(target, "_fields", ())) if named else [str(i) for i in range(len(target))]
+        )
         items = state if isinstance(state, (list, tuple)) else fields_of(state, keys, where, target)
         if len(items) != len(target):
             raise ValueError(messages.state_length(where, len(target), len(items)))
