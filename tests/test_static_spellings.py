@@ -93,7 +93,7 @@ if FULL:
     INNERS += [
         Inner("tuple[str, ...]", hashable=True, arraylike=False),
         Inner("Key", hashable=True, arraylike=False),  # a frozen dataclass
-        Inner('Literal["a", "b"]', hashable=True, arraylike=False),
+        Inner("Literal['a', 'b']", hashable=True, arraylike=False),
         Inner("jax.Array", hashable=False, arraylike=True),
         Inner("dict[str, jax.Array]", hashable=False, arraylike=True),
         Inner("Settings", hashable=False, arraylike=False),  # a dataclass, not frozen
