@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from _jaxdc_rules import messages
+
 from jaxdc._edit._validate import (
     Problem,
     field_problem,
@@ -80,15 +82,7 @@ class CopyAndMutate:
                 raise nested_error(ops.cls)
             obj = owner.result  # kept from a block that has ended: its result
         if ops is LEAF or ops is TUPLE:
-            raise TypeError(
-                f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list "
-                f"or dict of them), got '{class_name(type(obj))}'. Fix: "
-                + (
-                    "pass a list (a tuple cannot be edited in place)."
-                    if ops is TUPLE
-                    else "for other pytrees use jax.tree_util or equinox.tree_at."
-                )
-            )
+            raise TypeError(messages.edit_needs_node(class_name(type(obj)), is_tuple=ops is TUPLE))
         self._obj = obj
         self._ops = ops
         self._validate = validate
@@ -102,7 +96,7 @@ class CopyAndMutate:
 
     def __enter__(self) -> Any:
         if self._root is not _NOT_ENTERED:
-            raise RuntimeError("a copy_and_mutate(...) context can be entered only once")
+            raise RuntimeError(messages.EDIT_ENTERED_TWICE)
         self.open = True
         ops = self._ops
         if type(ops) is NodeOps:
@@ -280,9 +274,9 @@ class CopyAndMutate:
         is_dict = type(copy) is dict
         if validate and (list(copy) != list(src) if is_dict else len(copy) != len(src)):
             what = (
-                f"dict keys changed from {list(src)} to {list(copy)}"
+                messages.edit_dict_keys(list(src), list(copy))
                 if is_dict
-                else f"list length changed from {len(src)} to {len(copy)}"
+                else messages.edit_list_length(len(src), len(copy))
             )
             self._report(Problem(record, "", what))
             validate = False

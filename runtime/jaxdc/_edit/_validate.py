@@ -17,6 +17,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._edit._views import Record
 from jaxdc._hashability import class_name
@@ -92,7 +93,7 @@ def mismatch(new: Any, old: Any) -> tuple[str, str] | None:
     new_leaves, new_def = jax.tree_util.tree_flatten_with_path(new)
     old_leaves, old_def = jax.tree_util.tree_flatten_with_path(old)
     if new_def != old_def:  # type: ignore[operator]  # jaxlib's stub lacks PyTreeDef.__ne__
-        return "", f"tree structure changed from {old_def} to {new_def}"
+        return "", messages.edit_tree_changed(str(old_def), str(new_def))
     for (key, a), (_, b) in zip(new_leaves, old_leaves, strict=True):
         if a is b:
             continue
@@ -101,7 +102,9 @@ def mismatch(new: Any, old: Any) -> tuple[str, str] | None:
             if np.shape(a) != np.shape(b) or _dtype(a) != _dtype(b):
                 return jax.tree_util.keystr(key), _leaf_change(a, b)
         elif a_array or b_array:
-            return jax.tree_util.keystr(key), f"changed from {_summary(b)} to {_summary(a)}"
+            return jax.tree_util.keystr(key), messages.edit_array_leaf_replaced(
+                _summary(b), _summary(a)
+            )
     return None
 
 
@@ -119,7 +122,7 @@ def _dtype(x: Any) -> Any:
 
 def _leaf_change(new: Any, old: Any) -> str:
     what = "shape" if np.shape(new) != np.shape(old) else "dtype"
-    return f"{what} changed from {_summary(old)} to {_summary(new)}"
+    return messages.edit_leaf_changed(what, _summary(old), _summary(new))
 
 
 def _summary(x: Any) -> str:
@@ -142,7 +145,9 @@ def field_problem(where: Record | None, owner: type, key: Any, found: tuple[str,
     inner, what = found
     if type(key) is tuple:
         return Problem(where, f"[{key[0]!r}]{inner}", what)
-    return Problem(where, f".{key}{inner}", f"field '{key}' of class '{class_name(owner)}': {what}")
+    return Problem(
+        where, f".{key}{inner}", messages.edit_field_changed(key, class_name(owner), what)
+    )
 
 
 def static_problem(
@@ -152,10 +157,7 @@ def static_problem(
     if new is old or new == old:
         return None
     return Problem(
-        where,
-        f".{name}",
-        f"static field '{name}' of class '{class_name(owner)}' changed from {old!r} to "
-        f"{new!r}, which changes the tree structure",
+        where, f".{name}", messages.edit_static_changed(name, class_name(owner), old, new)
     )
 
 
@@ -181,8 +183,4 @@ def path_of(record: Record | None, root: Any) -> str | None:
 
 
 def validation_error(path: str, problem: Problem) -> ValueError:
-    return ValueError(
-        f"copy_and_mutate(validate=True): {path}{problem.suffix}: {problem.what}. Fix: assign "
-        f"a value of the same structure, shape and dtype, or pass validate=False if the "
-        f"change is intended."
-    )
+    return ValueError(messages.edit_rejected(path + problem.suffix, problem.what))

@@ -17,6 +17,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, final
 
 import jax
+from _jaxdc_rules import messages
 from jax.tree_util import GetAttrKey
 
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
@@ -243,11 +244,7 @@ def _promote(view: Any, ops: NodeOps, stub: Stub) -> ViewRecord:
 
 
 def nested_error(cls: type) -> TypeError:
-    return TypeError(
-        f"copy_and_mutate() met a '{class_name(cls)}' taken from another copy_and_mutate block "
-        f"that is still open. Fix: edit it through that block's copy directly; it is already "
-        f"editable there."
-    )
+    return TypeError(messages.edit_other_open_block(class_name(cls)))
 
 
 def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
@@ -285,16 +282,10 @@ def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
         if type(record) is Stub:
             record = _promote(self, ops, record)
         if not record.block.open:
-            raise dataclasses.FrozenInstanceError(
-                f"cannot assign to field '{name}' of '{class_name(cls)}': this object was "
-                f"read inside a copy_and_mutate block that has ended, so it is frozen. Fix: "
-                f"assign inside the block."
-            )
+            raise dataclasses.FrozenInstanceError(messages.edit_after_block(name, class_name(cls)))
         if name not in fields:
             raise AttributeError(
-                f"cannot assign '{name}' in copy_and_mutate: class '{class_name(cls)}' has no "
-                f"pytree field '{name}' (fields: {', '.join(f.name for f in spec.fields)}; "
-                f"fields left out of the pytree keep their defaults)."
+                messages.edit_no_such_field(name, class_name(cls), (f.name for f in spec.fields))
             )
         if record.assigned is not None:
             record.changes[name] = record.assigned[name] = value  # type: ignore[index]
