@@ -493,8 +493,17 @@ def traced_comparison(cls: str, field: str) -> str:
 
 NOT_A_PATH = (
     "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
-    "`lambda o: o.a.b`"
+    "`lambda o: o.a.b` or `lambda o: o.layers[0].w`"
 )
+
+
+def attr_path_ends_in_item(path: str) -> str:
+    """A ``jaxdc.attr`` path whose last step is a subscript (``lambda o: o.layers[0]``)."""
+    return (
+        f"jaxdc.attr() assigns an attribute, but `lambda o: o{path}` ends in a subscript. "
+        f"Fix: assign the item directly (`new{path} = value`), or name an attribute of it "
+        f"(`lambda o: o{path}.w`)."
+    )
 
 
 # =========================================================================================
