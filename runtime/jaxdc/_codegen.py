@@ -19,6 +19,7 @@ from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import finish, run_post_init, static_value_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
+from jaxdc._tracebacks import register_source
 
 __all__ = [
     "make_apply",
@@ -52,11 +53,17 @@ _BASE_NS: dict[str, Any] = {
 }
 
 
-def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> Callable[..., Any]:
+def _compile(name: str, lines: list[str], ns: dict[str, Any], owner: type) -> Callable[..., Any]:
+    """The function `name` defined by `lines`, generated for class `owner`. Its source is
+    registered under a readable file name (see `_tracebacks`) and kept as `__source__`, so
+    tracebacks, pdb and `inspect.getsource` show it; calling it costs the same as before."""
+    source = "\n".join(lines) + "\n"
     ns = {**_BASE_NS, **ns}
-    exec("\n".join(lines), ns)
-    fn = ns[name]
-    fn.__qualname__ = f"{qualname}.{name}"
+    exec(compile(source, register_source(name, owner, source), "exec"), ns)
+    fn: Callable[..., Any] = ns[name]
+    fn.__qualname__ = f"{owner.__qualname__}.{name}"
+    fn.__module__ = owner.__module__
+    fn.__source__ = source  # type: ignore[attr-defined]  # as equinox does
     return fn
 
 
@@ -135,7 +142,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
-    return _compile("__init__", lines, ns, cls.__qualname__)
+    return _compile("__init__", lines, ns, cls)
 
 
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -155,7 +162,7 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
             lines.append(f"    {', '.join(group)}, = {source}")
     lines += _store_lines(spec, ns, "_jx_children")
     lines.append("    return _jx_obj")
-    return _compile("unflatten", lines, ns, spec.cls.__qualname__)
+    return _compile("unflatten", lines, ns, spec.cls)
 
 
 def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str]:
@@ -184,7 +191,7 @@ def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
         "flatten",
         ["def flatten(_jx_obj):", f"    return {data}, {static}"],
         {},
-        spec.cls.__qualname__,
+        spec.cls,
     )
 
 
@@ -202,7 +209,7 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
         static = _tuple([f"_jx_obj.{n}" for n in spec.static])
         lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
-    return _compile("flatten_with_keys", lines, ns, spec.cls.__qualname__)
+    return _compile("flatten_with_keys", lines, ns, spec.cls)
 
 
 def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
@@ -255,7 +262,7 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
-    return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
+    return _compile("replace", lines, {"_jx_cls": cls}, cls)
 
 
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
@@ -267,7 +274,7 @@ def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     if names:
         lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
     lines += _seal_lines(spec, "    ", "_jx_obj")
-    return _compile("reseal", lines, {}, spec.cls.__qualname__)
+    return _compile("reseal", lines, {}, spec.cls)
 
 
 def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -309,7 +316,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",
     ]
-    return _compile("apply", lines, ns, spec.cls.__qualname__)
+    return _compile("apply", lines, ns, spec.cls)
 
 
 def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
@@ -327,7 +334,7 @@ def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
     if spec.cached:
         lines.append(f"    _jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_obj.{CACHE_ATTR}[1]))")
     lines.append("    return _jx_copy")
-    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)
+    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls)
 
 
 def make_reseat(spec: ClassSpec) -> Callable[[Any, Any], None]:
@@ -339,4 +346,4 @@ def make_reseat(spec: ClassSpec) -> Callable[[Any, Any], None]:
         lines.append(f"    {_tuple(spec.data)} = _jx_children")
     lines += [f"    _jx_set({n!r}, {n})" for n in spec.data]
     lines.append(f"    _jx_set({CACHE_ATTR!r}, (_jx_children, _jx_obj.{CACHE_ATTR}[1]))")
-    return _compile("reseat", lines, {}, spec.cls.__qualname__)
+    return _compile("reseat", lines, {}, spec.cls)

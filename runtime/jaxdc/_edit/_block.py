@@ -44,6 +44,7 @@ from jaxdc._edit._views import (
 )
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
+from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["CopyAndMutate"]
 
@@ -122,8 +123,9 @@ class CopyAndMutate:
                     self._resolve_root(validate)
                 if self._problems is not None:
                     self._raise_first_problem()
-            except BaseException:
+            except BaseException as exc:
                 self._discard_edits()
+                drop_internal_frames(exc)  # the error points at the user's `with` line
                 raise
         finally:  # drop the block <-> record cycles: no work left for the GC
             self._order.clear()
