@@ -68,23 +68,21 @@ def drop_internal_frames(exc: BaseException) -> None:
 
 def _register_with_jax() -> None:
     """Exclude jaxdc's files and generated code from JAX's filtered tracebacks and from the
-    user frame JAX records per traced operation. Private JAX API (used the same way by
-    flax and equinox): if it moves, tracebacks keep jaxdc's frames, nothing else changes."""
+    user frame JAX records per traced operation. Private JAX modules (flax and equinox use
+    them the same way; `jax.extend.source_info_util` would cost ~80 ms of imports): if they
+    move, tracebacks keep jaxdc's frames, and nothing else changes."""
     try:
-        from jax._src import traceback_util
+        from jax._src import source_info_util, traceback_util
     except ImportError:  # pragma: no cover - depends on the JAX version
         return
-    register: Any = getattr(traceback_util, "register_exclusion", None)
-    if register is None:  # pragma: no cover
-        return
-    for path in (_PACKAGE_DIR, GENERATED_DIR):
-        register(path)
-    try:
-        from jax.extend import source_info_util
-    except ImportError:  # pragma: no cover
-        return
-    for path in (_PACKAGE_DIR + os.sep, GENERATED_DIR):  # prefixes of file names here
-        source_info_util.register_exclusion(path)
+    for module, paths in (
+        (traceback_util, (_PACKAGE_DIR, GENERATED_DIR)),  # matched path component-wise
+        (source_info_util, (_PACKAGE_DIR + os.sep, GENERATED_DIR)),  # matched as prefixes
+    ):
+        register: Any = getattr(module, "register_exclusion", None)
+        if register is not None:
+            for path in paths:
+                register(path)
 
 
 _register_with_jax()
