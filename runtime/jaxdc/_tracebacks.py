@@ -69,8 +69,9 @@ def drop_internal_frames(exc: BaseException) -> None:
 def _register_with_jax() -> None:
     """Exclude jaxdc's files and generated code from JAX's filtered tracebacks and from the
     user frame JAX records per traced operation. Private JAX modules (flax and equinox use
-    them the same way; `jax.extend.source_info_util` would cost ~80 ms of imports): if they
-    move, tracebacks keep jaxdc's frames, and nothing else changes."""
+    them the same way; importing the public `jax.extend.source_info_util` would load much
+    of `jax.extend` into every `import jaxdc`): if they move, tracebacks keep jaxdc's
+    frames, and nothing else changes."""
     try:
         from jax._src import source_info_util, traceback_util
     except ImportError:  # pragma: no cover - depends on the JAX version
