@@ -123,9 +123,9 @@ class CopyAndMutate:
                     self._resolve_root(validate)
                 if self._problems is not None:
                     self._raise_first_problem()
-            except BaseException as exc:
+            except BaseException as error:
                 self._discard_edits()
-                drop_internal_frames(exc)  # the error points at the user's `with` line
+                drop_internal_frames(error)  # it points at the user's `with` line
                 raise
         finally:  # drop the block <-> record cycles: no work left for the GC
             self._order.clear()
