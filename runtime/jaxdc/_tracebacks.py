@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import sys
 from typing import Any
 
 import jax
@@ -64,6 +65,26 @@ def drop_internal_frames(exc: BaseException) -> None:
     while tb is not None and _is_internal(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     exc.__traceback__ = tb
+    if _replace_thread_traceback is not None:
+        _replace_thread_traceback(tb)
+
+
+def _thread_traceback_replacer() -> Any:
+    """Before Python 3.11 a bare `raise` re-raises the traceback the interpreter kept when
+    the exception was caught, not `__traceback__`; jaxlib has a helper replacing it (JAX's
+    own filtering uses it there). None from 3.11 on, or if this jaxlib lacks it."""
+    if sys.version_info >= (3, 11):
+        return None
+    from jax._src import lib
+
+    for name in ("_jax", "xla_extension"):
+        replace = getattr(getattr(lib, name, None), "replace_thread_exc_traceback", None)
+        if replace is not None:
+            return replace
+    return None  # pragma: no cover - depends on the jaxlib version
+
+
+_replace_thread_traceback = _thread_traceback_replacer()
 
 
 def _register_with_jax() -> None:
