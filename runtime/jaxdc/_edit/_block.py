@@ -6,7 +6,7 @@ Its three steps, in the order a block runs them:
 - exit: resolve every copy's result, children before parents, then the root's, comparing
   what changed with `obj` if `validate` (see `_validate`); on any failure, discard every
   edit (`_discard_edits`).
-The invariants this relies on are listed in the package README (`_edit/README.md`).
+The invariants this relies on are listed in the package README (`jaxdc/_edit/README.md`).
 """
 
 from __future__ import annotations
