@@ -130,12 +130,23 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
             *_seal_lines(spec, "        ", self_name),
+            *_shape_check_lines(spec, ns, "        ", self_name),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
     return _compile("__init__", lines, ns, cls.__qualname__)
+
+
+def _shape_check_lines(
+    spec: ClassSpec, ns: dict[str, Any], indent: str, target: str
+) -> list[str]:
+    """`check_shapes=True` classes: check the finished instance (see `_shapes`)."""
+    if spec.shape_check is None:
+        return []
+    ns["_jx_check_shapes"] = spec.shape_check
+    return [f"{indent}_jx_check_shapes({target})"]
 
 
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -254,8 +265,11 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         ]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
+    ns: dict[str, Any] = {"_jx_cls": cls}
+    if not post_init:  # else __post_init__ ends in `finish`, which checks
+        lines += _shape_check_lines(spec, ns, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
-    return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
+    return _compile("replace", lines, ns, cls.__qualname__)
 
 
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
