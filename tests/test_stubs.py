@@ -192,6 +192,7 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
             str(python),
             "-c",
             "import sys, importlib.util as u; print(u.find_spec('jaxdc').origin)"
+            "; import _jaxdc_rules.messages as m; print(m.__file__)"
             "; print(*sys.path, sep='\\n')",
         ],
         capture_output=True,
@@ -199,8 +200,9 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
         check=True,
         cwd=tmp_path,
     ).stdout.splitlines()
-    assert where[0].startswith(str(site))
-    assert not {str(REPO / "stubs"), str(REPO / "runtime")} & set(where[1:])
+    # The runtime and the plugin share the rules package: it must ship in the wheel.
+    assert where[0].startswith(str(site)) and where[1].startswith(str(site))
+    assert not {str(REPO / "stubs"), str(REPO / "runtime"), str(REPO / "rules")} & set(where[2:])
     _assert_stubs_found(python, tmp_path, "probe-wheel")
 
 
