@@ -27,7 +27,7 @@ from jaxdc._hashability import class_name
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
-from jaxdc._shapes import OPTION_ATTR, shape_checker
+from jaxdc._shapes import OPTION_ATTR, check_shapes_option, shape_checker
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
 __all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
@@ -100,8 +100,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
             f"mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; "
             f"edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
         )
-    if not isinstance(options.get("check_shapes", False), bool):
-        raise TypeError(f"{where}(check_shapes=...) takes True or False")
+    check_shapes_option(options, where)
 
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:

@@ -30,8 +30,10 @@ import ast
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, resolve
 from jaxdc._hashability import class_name
@@ -45,6 +47,7 @@ __all__ = [
     "EnforcedAnnotationsMixin",
     "ShapeError",
     "check_instance",
+    "check_shapes_option",
     "dims",
     "shape_checker",
 ]
@@ -80,12 +83,14 @@ class EnforcedAnnotationsMixin:
         """The leading batch axes shared by the annotated arrays this instance holds."""
         bound = dims(self).get(BATCH)
         if bound is None:
-            raise ShapeError(
-                f"class '{class_name(type(self))}' has no batch axes: none of its fields "
-                f"holds an array annotated with a shape tuple, e.g. "
-                f"Annotated[jax.Array, (..., 3)]"
-            )
+            raise ShapeError(messages.shape_no_batch_axes(class_name(type(self))))
         return bound  # type: ignore[no-any-return]
+
+
+def check_shapes_option(options: Mapping[str, Any], where: str) -> None:
+    """Validate the `check_shapes=` option of the decorator or class keywords."""
+    if not isinstance(options.get("check_shapes", False), bool):
+        raise TypeError(messages.shape_option_not_bool(where))
 
 
 def shape_checker(spec: ClassSpec, caller: CallerScope | None) -> Callable[[Any], None] | None:
@@ -144,11 +149,7 @@ def _compiled(cls: type, where: str) -> ClassShapes:
     spec = spec_of(cls)
     check = spec.shape_check if spec is not None else None
     if check is None:
-        raise TypeError(
-            f"jaxdc.{where}() needs an instance of a class with shape checks; class "
-            f"'{class_name(cls)}' has none. Fix: declare it with "
-            f"@jaxdc.pytree_dataclass(check_shapes=True)."
-        )
+        raise TypeError(messages.shape_needs_checks(where, class_name(cls)))
     if isinstance(check, _LazyCheck):
         check.compile()
     return cls.__dict__[_SHAPES_ATTR]  # type: ignore[no-any-return]
@@ -208,10 +209,7 @@ def _field(
         raise missing
     if _looks_like_shape(f.type, scopes[-1]):
         raise TypeError(
-            f"cannot check the shapes of field '{f.name}' of class '{class_name(cls)}': its "
-            f"annotation {f.type!r} names '{missing.name}', which is not defined at runtime "
-            f"(imported only under TYPE_CHECKING?). Fix: import '{missing.name}' at runtime, "
-            f"or declare the class without check_shapes=True."
+            messages.shape_unresolved(f.name, class_name(cls), repr(f.type), missing.name)
         )
     return None
 
@@ -223,13 +221,13 @@ def _resolve_member(ns: Namespaces, annotation: Any) -> Any:
 def _read(cls: type, name: str, annotation: Any, resolve_member: Any) -> FieldShape | None:
     try:
         return field_shape(name, annotation, resolve_member)
-    except (MalformedShape, TypeError) as exc:
-        reason = exc.reason if isinstance(exc, MalformedShape) else str(exc)
-        shown = exc.dim_str if isinstance(exc, MalformedShape) else None
-        what = f'the shape "{shown}"' if shown is not None else "its shape annotation"
+    except MalformedShape as exc:
         raise TypeError(
-            f"field '{name}' of class '{class_name(cls)}': {what} cannot be checked: "
-            f"{reason}. Fix: correct the annotation (see docs/shapes.md for the grammar)."
+            messages.shape_malformed(name, class_name(cls), exc.dim_str, exc.reason)
+        ) from None
+    except TypeError as exc:
+        raise TypeError(
+            messages.shape_bad_annotation(name, class_name(cls), "its shape annotation", str(exc))
         ) from None
 
 

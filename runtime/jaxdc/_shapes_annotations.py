@@ -2,7 +2,7 @@
 
 Two spellings are understood:
 - jaxtyping's `Float[Array, "b n"]` (its class carries the shape string, re-read with
-  `_shapes_grammar`, and the dtype names it accepts). jaxtyping stays optional: its
+  `_jaxdc_rules.shapes`, and the dtype names it accepts). jaxtyping stays optional: its
   classes are recognised through `sys.modules`, so jaxdc never imports it.
 - jax_dataclasses' `Annotated[jax.Array, (..., 50, 3), jnp.floating]`: a tuple of sizes
   and at most one `...` (the batch axes, shared by every field; leading when left out)
@@ -24,8 +24,7 @@ from typing import Any, NamedTuple, get_args, get_origin
 
 import jax.numpy as jnp
 import numpy as np
-
-from jaxdc._shapes_grammar import VARIADIC_KINDS, Dim, MalformedShape, parse_shape
+from _jaxdc_rules.shapes import VARIADIC_KINDS, Dim, MalformedShape, parse_shape
 
 __all__ = [
     "BATCH",
@@ -33,6 +32,7 @@ __all__ = [
     "ArraySpec",
     "DtypeRule",
     "FieldShape",
+    "Weak",
     "field_shape",
 ]
 
@@ -43,7 +43,7 @@ _UNIONS = (typing.Union, types.UnionType)
 _ANNOTATED = typing.Annotated
 
 
-class _Weak(NamedTuple):
+class Weak(NamedTuple):
     """A Python scalar's dtype: weakly typed in JAX, so it fits a family of dtypes."""
 
     name: str
@@ -53,11 +53,11 @@ class _Weak(NamedTuple):
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 _FLOATS = ("bfloat16", "float16", "float32", "float64")
 _COMPLEX = ("complex64", "complex128")
-WEAK_TYPES: dict[type, _Weak] = {
-    bool: _Weak("bool", ("bool",)),
-    int: _Weak("int", _INTS + _FLOATS + _COMPLEX),
-    float: _Weak("float", _FLOATS + _COMPLEX),
-    complex: _Weak("complex", _COMPLEX),
+WEAK_TYPES: dict[type, Weak] = {
+    bool: Weak("bool", ("bool",)),
+    int: Weak("int", _INTS + _FLOATS + _COMPLEX),
+    float: Weak("float", _FLOATS + _COMPLEX),
+    complex: Weak("complex", _COMPLEX),
 }
 """Python `bool`/`int`/`float`/`complex` values count as shape `()`; they fit any dtype
 they would take on meeting an array (`x * 2` keeps `x`'s dtype): an int fits integer,
@@ -85,7 +85,7 @@ class DtypeRule:
         return verdict
 
     def _accepts(self, dtype: Any) -> bool:
-        if isinstance(dtype, _Weak):
+        if isinstance(dtype, Weak):
             return any(self._decide(np.dtype(jnp.dtype(name))) for name in dtype.fits)
         return self._decide(dtype)
 

@@ -13,16 +13,18 @@ everything else (None, sharding objects, containers) is skipped.
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
+from _jaxdc_rules.shapes import Dim
 
 from jaxdc._printing import array_summary
-from jaxdc._shapes_annotations import BATCH, WEAK_TYPES, ArraySpec, FieldShape, dtype_name
-from jaxdc._shapes_grammar import Dim
+from jaxdc._shapes_annotations import BATCH, WEAK_TYPES, ArraySpec, FieldShape, Weak, dtype_name
 
 __all__ = ["Bindings", "ClassShapes", "ShapeError", "bind", "read_leaf"]
 
@@ -126,21 +128,21 @@ class _Run:
             return
         if len(problems) == 1:
             self.fail(fs, problems[0][0], value, problems[0][1])
-        reasons = "; ".join(f"{spec.shown}: {p.text}" for spec, p in problems)
-        self.raise_(fs.name, f"{summary(value)} matches none of its alternatives ({reasons})")
+        reasons = [(spec.shown, p.text) for spec, p in problems]
+        self.raise_(fs.name, messages.shape_no_alternative(summary(value), reasons))
 
     def match(self, index: int, spec: ArraySpec, shape: Any, dtype: Any) -> None:
         if spec.dtype is not None and not spec.dtype.accepts(dtype):
-            raise _Problem(f"dtype {_dtype_shown(dtype)} is not {spec.dtype.shown}")
+            raise _Problem(messages.shape_dtype(_dtype_shown(dtype), spec.dtype.shown))
         dims, rank, cut = spec.dims, spec.rank, spec.variadic
         if cut is None:
             if len(shape) != rank:
-                raise _Problem(f"expected {_axes(rank)}, got {len(shape)}")
+                raise _Problem(messages.shape_rank(rank, len(shape), at_least=False))
             for axis, (dim, size) in enumerate(zip(dims, shape, strict=True)):
                 self.dim(index, spec, axis, dim, size)
             return
         if len(shape) < rank:
-            raise _Problem(f"expected at least {_axes(rank)}, got {len(shape)}")
+            raise _Problem(messages.shape_rank(rank, len(shape), at_least=True))
         tail = len(dims) - cut - 1
         for axis in range(cut):
             self.dim(index, spec, axis, dims[axis], shape[axis])
@@ -155,8 +157,9 @@ class _Run:
             return
         if kind == "fixed":
             if size != dim.size:
-                expected = f"{dim.size} or 1" if dim.broadcastable else str(dim.size)
-                raise _Problem(f"axis {axis} is {size}, expected {expected}")
+                raise _Problem(
+                    messages.shape_fixed(axis, size, dim.size, broadcastable=dim.broadcastable)
+                )
             return
         if kind == "symbolic":
             self.symbolic(index, spec, axis, dim, size, defer=True)
@@ -165,29 +168,27 @@ class _Run:
         if bound is None:
             self.single[dim.name] = _Bound(size, index, spec, axis, dim.broadcastable)
         elif bound.size != size:
-            raise self.conflict(f"dimension '{dim.name}' is {size}", bound, index, axis)
+            raise self.conflict(messages.shape_dim(dim.name, size), bound, index, axis)
 
     def variadic(self, index: int, spec: ArraySpec, axis: int, dim: Dim, sizes: Any) -> None:
         if dim.kind == "anonymous_variadic":
             return
-        what = "batch axes are" if dim.name == BATCH else f"dimensions '*{dim.name}' are"
+        here = messages.shape_variadic(dim.name, sizes, batch=dim.name == BATCH)
         bound = self.multi.get(dim.name)
         if bound is None:
             self.multi[dim.name] = _Bound(sizes, index, spec, axis, dim.broadcastable)
             return
         if not (bound.broadcastable or dim.broadcastable):
             if bound.size != sizes:
-                raise self.conflict(f"{what} {sizes}", bound, index, axis)
+                raise self.conflict(here, bound, index, axis)
             return
         merged = _broadcast(bound.size, sizes)
         if merged is None:
-            raise self.conflict(
-                f"{what} {sizes}", bound, index, None, "which do not broadcast with"
-            )
+            raise self.conflict(here, bound, index, None, "which do not broadcast with")
         if not dim.broadcastable and merged != sizes:
-            raise self.conflict(f"{what} {sizes}", bound, index, None, "which cannot hold")
+            raise self.conflict(here, bound, index, None, "which cannot hold")
         if not bound.broadcastable and merged != bound.size:
-            raise self.conflict(f"{what} {sizes}", bound, index, None, "which do not broadcast to")
+            raise self.conflict(here, bound, index, None, "which do not broadcast to")
         self.multi[dim.name] = bound._replace(size=merged, broadcastable=dim.broadcastable)
 
     def symbolic(
@@ -203,13 +204,10 @@ class _Run:
             if defer:
                 self.deferred.append((index, spec, axis, dim, size, None))
                 return
-            raise _Problem(
-                f"dimension '{dim.name}' cannot be evaluated: no field binds '{exc.name}'"
-            ) from None
+            raise _Problem(messages.shape_unbound(dim.name, str(exc.name))) from None
         if size != expected and not (dim.broadcastable and size == 1):
-            known = ", ".join(f"{n}={v}" for n, v in sizes.items() if n in dim.name)
-            where = f" ({known})" if known else ""
-            raise _Problem(f"dimension '{dim.name}' is {size} here but {expected}{where}")
+            known = ", ".join(f"{n}={v}" for n, v in sizes.items() if n in _names(expr))
+            raise _Problem(messages.shape_symbolic(dim.name, size, expected, known))
 
     def field_values(self) -> dict[str, Any]:
         if self.values is None:
@@ -231,23 +229,20 @@ class _Run:
         `relation` replaces "but" with a clause (`which does not broadcast with`)."""
         there = bound.size
         if bound.field == index and axis is not None:
-            return _Problem(f"{here} at axis {axis} but {there} at axis {bound.axis}")
+            return _Problem(messages.shape_conflict_in_field(here, axis, there, bound.axis))
         other = self.shapes.fields[bound.field].name
-        joined = f"here, {relation}" if relation else "here but"
-        value = summary(getattr(self.obj, other))
-        return _Problem(
-            f"{here} {joined} {there} from field '{other}' ({bound.spec.shown}, got {value})",
-            own=False,
-        )
+        got = summary(getattr(self.obj, other))
+        text = messages.shape_conflict(here, there, other, bound.spec.shown, got, relation)
+        return _Problem(text, own=False)
 
     def fail(self, fs: FieldShape, spec: ArraySpec, value: Any, problem: _Problem) -> None:
         text = problem.text
         if problem.own:
-            text += f" ({spec.shown}, got {summary(value)})"
+            text = messages.shape_seen(text, spec.shown, summary(value))
         self.raise_(fs.name, text)
 
     def raise_(self, field: str, text: str) -> None:
-        raise ShapeError(f"field '{field}' of class '{self.shapes.cls_name}': {text}")
+        raise ShapeError(messages.shape_error(field, self.shapes.cls_name, text))
 
     # --- after all fields ----------------------------------------------------------------
 
@@ -265,11 +260,10 @@ class _Run:
             child = self.shapes.child_batch_axes(getattr(self.obj, name))
             if child is not None and child[: len(batch.size)] != batch.size:
                 other = self.shapes.fields[batch.field].name
+                got = summary(getattr(self.obj, other))
                 self.raise_(
                     name,
-                    f"its batch axes {child} do not start with the batch axes {batch.size} "
-                    f"from field '{other}' ({batch.spec.shown}, got "
-                    f"{summary(getattr(self.obj, other))})",
+                    messages.shape_child_batch(child, batch.size, other, batch.spec.shown, got),
                 )
 
     def bindings(self) -> Bindings:
@@ -305,16 +299,12 @@ def summary(value: Any) -> str:
 
 
 def _dtype_shown(dtype: Any) -> str:
-    if type(dtype).__name__ == "_Weak":
-        return f"{dtype.name} (a Python {dtype.name})"
+    if isinstance(dtype, Weak):
+        return messages.shape_python_scalar(dtype.name)
     try:
         return np.dtype(dtype).name
     except TypeError:
         return dtype_name(dtype)
-
-
-def _axes(n: int) -> str:
-    return "1 dimension" if n == 1 else f"{n} dimensions"
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -335,6 +325,14 @@ def _padded(shape: tuple[int, ...], other: int) -> Iterator[int]:
 @functools.cache
 def _compiled(source: str) -> Any:
     return compile(source, "<shape>", "eval")
+
+
+@functools.cache
+def _names(expr: str) -> frozenset[str]:
+    """The names an expression reads (`n+m` -> {n, m})."""
+    return frozenset(
+        n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)
+    )
 
 
 def _all_fields(obj: Any) -> list[str]:

@@ -1,7 +1,8 @@
 """The grammar of jaxtyping's shape strings (`"b n"`, `"*batch 3"`, `"#c dim-1"`, `""`).
 
-One reader for both layers: the runtime compiles a class's shape annotations with it, and
-the mypy plugin reports a string it can prove malformed (`jaxdc-shape`). It accepts exactly
+One reader for both layers: the runtime (`jaxdc._shapes_annotations`) compiles a class's
+shape annotations with it, and the mypy plugin reports a string it can prove malformed
+(`jaxdc-shape`); both word the problem with `messages.shape_malformed`. It accepts exactly
 what jaxtyping accepts (its `Float[...]` raises ValueError for everything rejected here),
 plus one thing jaxtyping only finds when it checks an array: a symbolic dimension that is
 not a Python expression (`"n+("`), which can never be evaluated.
