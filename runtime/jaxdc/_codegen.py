@@ -12,6 +12,8 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +34,9 @@ __all__ = [
     "make_unflatten",
 ]
 
-_HAS_FACTORY = object()
+# dataclasses' own sentinel (shown as `<factory>`), so `inspect.signature` of a generated
+# `__init__` equals the dataclass one.
+_HAS_FACTORY = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", object())
 _UNCHANGED = object()
 
 # Every name the generated code uses besides field names starts with `_jx_`, so a field
@@ -56,6 +60,29 @@ def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> 
     ns = {**_BASE_NS, **ns}
     exec("\n".join(lines), ns)
     fn = ns[name]
+    fn.__qualname__ = f"{qualname}.{name}"
+    return fn
+
+
+def _compile_in_module(
+    name: str, lines: list[str], ns: dict[str, Any], qualname: str, module: str
+) -> Callable[..., Any]:
+    """`_compile`, but the function's globals are the class's module, as for dataclasses'
+    own `__init__`: tools that resolve its string annotations there (`typing.get_type_hints`,
+    jaxtyping, beartype) find the user's names. The names the code uses are passed as
+    closure variables of a factory, so it reads no globals itself."""
+    params = {**_BASE_NS, **ns}
+    factory = [
+        f"def _jx_factory({', '.join(params)}):",
+        *(f"    {line}" for line in lines),
+        f"    return {name}",
+    ]
+    made = _compile("_jx_factory", factory, {}, qualname)(**params)
+    module_globals = getattr(sys.modules.get(module), "__dict__", {})
+    fn = types.FunctionType(
+        made.__code__, module_globals, name, made.__defaults__, made.__closure__
+    )
+    fn.__kwdefaults__ = made.__kwdefaults__
     fn.__qualname__ = f"{qualname}.{name}"
     return fn
 
@@ -136,7 +163,10 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
-    return _compile("__init__", lines, ns, cls.__qualname__)
+    init = _compile_in_module("__init__", lines, ns, cls.__qualname__, cls.__module__)
+    # What dataclasses gives its __init__, so signature-reading tools see the fields.
+    init.__annotations__ = {f.name: f.type for f in dc_fields if f.init} | {"return": None}
+    return init
 
 
 def _shape_check_lines(
