@@ -30,10 +30,12 @@ import ast
 import dataclasses
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from _jaxdc_rules import messages
+from _jaxdc_rules.shapes import shape_problem
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, resolve
 from jaxdc._hashability import class_name
@@ -205,9 +207,11 @@ def _field(
             return _read(cls, f.name, annotation, functools.partial(_resolve_member, ns))
         except UnresolvedName as exc:
             missing = exc
+        except (ValueError, SyntaxError) as exc:  # e.g. jaxtyping rejecting "*a *b" (PEP 563)
+            raise _evaluation_error(cls, f, exc, ns) from None
     if not final:
         raise missing
-    if _looks_like_shape(f.type, scopes[-1]):
+    if any(_shape_subscripts(f.type, scopes[-1])):
         raise TypeError(
             messages.shape_unresolved(f.name, class_name(cls), repr(f.type), missing.name)
         )
@@ -231,18 +235,18 @@ def _read(cls: type, name: str, annotation: Any, resolve_member: Any) -> FieldSh
         ) from None
 
 
-def _looks_like_shape(annotation: Any, ns: Namespaces) -> bool:
-    """Whether an annotation that cannot be evaluated contains a subscript whose head is a
-    jaxtyping dtype (`Float[...]`) or `Annotated` with a shape tuple: then leaving it
-    unchecked would be silent."""
+def _shape_subscripts(annotation: Any, ns: Namespaces) -> Iterator[ast.Subscript]:
+    """The subscripts of an annotation's source whose head is a jaxtyping dtype
+    (`Float[...]`) or `Annotated`: found when the annotation as a whole cannot be
+    evaluated, to tell a shape annotation (an error to leave unchecked) from another."""
     if not isinstance(annotation, str):
         annotation = getattr(annotation, "__forward_arg__", None)
         if annotation is None:
-            return False
+            return
     try:
         tree = ast.parse(annotation, mode="eval")
     except SyntaxError:
-        return False
+        return
     for node in ast.walk(tree):
         if not isinstance(node, ast.Subscript):
             continue
@@ -251,13 +255,31 @@ def _looks_like_shape(annotation: Any, ns: Namespaces) -> bool:
         except Exception:  # the head itself is unknown: cannot tell
             continue
         if getattr(head, "__name__", None) == "Annotated" or _is_jaxtyping_dtype(head):
-            return True
-    return False
+            yield node
+
+
+def _evaluation_error(
+    cls: type, f: dataclasses.Field[Any], exc: Exception, ns: Namespaces
+) -> TypeError:
+    """An annotation whose evaluation fails: name the malformed shape string if it has one
+    (jaxtyping's own error does not say which field)."""
+    for node in _shape_subscripts(f.type, ns):
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+        for item in items[1:]:
+            if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                reason = shape_problem(item.value)
+                if reason is not None:
+                    return TypeError(
+                        messages.shape_malformed(f.name, class_name(cls), item.value, reason)
+                    )
+    return TypeError(
+        messages.shape_bad_annotation(
+            f.name, class_name(cls), f"its annotation {f.type!r}", f"{type(exc).__name__}: {exc}"
+        )
+    )
 
 
 def _is_jaxtyping_dtype(head: Any) -> bool:
-    import sys
-
     jaxtyping = sys.modules.get("jaxtyping")
     base = getattr(jaxtyping, "AbstractDtype", None)
     return base is not None and isinstance(head, type) and issubclass(head, base)
