@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 __all__ = [
+    "JAXTYPING_DTYPES",
     "VARIADIC_KINDS",
     "Dim",
     "MalformedShape",
@@ -68,6 +69,18 @@ class MalformedShape(ValueError):
         self.reason = reason
 
 
+JAXTYPING_DTYPES = frozenset(
+    {
+        *("Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex", "Integer"),
+        *("Int", "Int2", "Int4", "Int8", "Int16", "Int32", "Int64"),
+        *("UInt", "UInt2", "UInt4", "UInt8", "UInt16", "UInt32", "UInt64"),
+        *("BFloat16", "Float16", "Float32", "Float64", "Complex64", "Complex128", "Key"),
+        *("Float4e2m1fn", "Float8e4m3b11fnuz", "Float8e4m3fn", "Float8e4m3fnuz"),
+        *("Float8e5m2", "Float8e5m2fnuz"),
+    }
+)
+"""jaxtyping's dtypes: `Float[Array, "<shape>"]` (PyTree's string is a structure name)."""
+
 _MODIFIERS = {"#": "broadcastable", "*": "variadic", "_": "anonymous", "?": "pytree"}
 _MODIFIER_EXAMPLES = {"#": "##n", "*": "**n", "_": "__n", "?": "??n"}
 _PLACEHOLDERS = ("1", "_jaxdc_field")
@@ -84,7 +97,7 @@ def parse_shape(dim_str: str) -> Shape:
                 raise MalformedShape(
                     dim_str,
                     f"'{dims[variadic].text}' and '{token}' both match any number of axes; "
-                    f"a shape can have at most one variadic dimension (...  or *name)",
+                    f"a shape can have at most one variadic dimension (... or *name)",
                 )
             variadic = index
         dims.append(dim)
