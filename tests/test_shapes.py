@@ -447,6 +447,30 @@ def test_from_state_dict_is_checked() -> None:
         jdc.from_state_dict(odd, jdc.to_state_dict(odd))
 
 
+def test_copy_and_mutate_results_are_checked_with_validate() -> None:
+    @jdc.pytree_dataclass
+    class Holder:
+        batch: Batch
+        others: list[Batch]
+
+    good = Batch(f32(4, 3), f32(4, 3))
+    holder = Holder(good, [good])
+    with jdc.copy_and_mutate(holder) as new:
+        new.others[0].x = jnp.ones((4, 3))
+    assert float(new.others[0].x.sum()) == 12.0
+    # A node made by unflatten with mismatched shapes: its edited copy is checked ...
+    odd = jax.tree.unflatten(jax.tree.structure(good), [f32(4, 3), f32(2, 3)])
+    with pytest.raises(jdc.ShapeError, match="field 'y' of class 'Batch'"):
+        with jdc.copy_and_mutate(Holder(odd, [])) as new:
+            new.batch.x = jnp.ones((4, 3))
+    with pytest.raises(jdc.ShapeError, match="field 'y' of class 'Batch'"):
+        with jdc.copy_and_mutate(odd) as root:
+            root.x = jnp.ones((4, 3))
+    # ... unless validation is off, as for every other copy_and_mutate check.
+    with jdc.copy_and_mutate(odd, validate=False) as root:
+        root.x = jnp.ones((4, 3))
+
+
 def test_construction_inside_jit_is_checked_against_traced_shapes() -> None:
     def build(x: jax.Array) -> Batch:
         return Batch(x, x[:2])

@@ -52,6 +52,7 @@ __all__ = [
     "check_shapes_option",
     "dims",
     "shape_checker",
+    "shape_checks_in_use",
 ]
 
 OPTION_ATTR = "__jaxdc_check_shapes__"
@@ -95,12 +96,23 @@ def check_shapes_option(options: Mapping[str, Any], where: str) -> None:
         raise TypeError(messages.shape_option_not_bool(where))
 
 
+_in_use = False
+
+
+def shape_checks_in_use() -> bool:
+    """Whether any class has asked for shape checks (so others' hot paths can skip even
+    looking for them)."""
+    return _in_use
+
+
 def shape_checker(spec: ClassSpec, caller: CallerScope | None) -> Callable[[Any], None] | None:
     """The check a class being finished runs on construction, or None if it has none.
 
     Compiled now if every annotation resolves, else at the first check."""
+    global _in_use
     if not getattr(spec.cls, OPTION_ATTR, False):
         return None
+    _in_use = True
     lazy = _LazyCheck(spec, caller)
     try:
         return lazy.compile(final=False)
