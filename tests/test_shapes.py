@@ -610,3 +610,77 @@ def test_bad_annotated_form_fails_at_class_definition() -> None:
         @jdc.pytree_dataclass(check_shapes=True)
         class Bad:
             x: Annotated[jax.Array, (..., 3, ...)]
+
+
+# --- the generated fast path accepts exactly what the reference check accepts -------------
+
+
+def test_fast_path_agrees_with_the_reference_check() -> None:
+    from jaxdc._shapes_check import bind
+    from jaxdc._spec import spec_of
+
+    @jdc.pytree_dataclass(check_shapes=True)
+    class Many:
+        a: Float[Array, "b n"]
+        b: Int[Array, "*batch n 2"]
+        c: Float[Array, "... b"]
+        d: Shaped[Array, "_ n *rest"]
+        e: Float[Array, ""]
+        f: Annotated[jax.Array, (..., 2), jnp.floating]
+        g: Annotated[jax.Array, (3,), jnp.integer]
+
+    check = spec_of(Many).shape_check
+    shapes = Many.__jaxdc_shapes__
+    assert check.__name__ == "check"  # the generated one, not the reference
+    rng = np.random.default_rng(0)
+    valid = Many(f32(1, 1), i32(1, 2), f32(1), i32(1, 1), f32(), f32(2), i32(3))
+    treedef = jax.tree.structure(valid)
+    dtypes = [np.float32, np.int32, np.uint8]
+    outcomes = {True: 0, False: 0}
+    for _ in range(600):
+        leaves = []
+        for _ in range(7):
+            shape = tuple(int(s) for s in rng.integers(1, 4, size=rng.integers(0, 4)))
+            leaves.append(np.zeros(shape, dtypes[rng.integers(0, 3)]))
+        obj = jax.tree.unflatten(treedef, leaves)  # not checked
+        try:
+            bind(shapes, obj)
+            reference = True
+        except jdc.ShapeError:
+            reference = False
+        try:
+            check(obj)
+            fast = True
+        except jdc.ShapeError:
+            fast = False
+        assert fast == reference, leaves
+        outcomes[fast] += 1
+    assert outcomes[False] > 0
+
+    # mostly-valid instances, so that acceptance is exercised too
+    for _ in range(300):
+        b, n = (int(x) for x in rng.integers(1, 4, size=2))
+        batch = tuple(int(x) for x in rng.integers(1, 3, size=rng.integers(0, 3)))
+        leaves = [
+            np.zeros((b, n), np.float32),
+            np.zeros((*batch, n, 2), np.int32),
+            np.zeros((5, b), np.float32),
+            np.zeros((7, n, *batch), bool),
+            np.zeros((), np.float32),
+            np.zeros((*batch, 2), np.float32),
+            np.zeros((*batch, 3), np.uint8 if rng.random() < 0.9 else np.float32),
+        ]
+        obj = jax.tree.unflatten(treedef, leaves)
+        try:
+            bind(shapes, obj)
+            reference = True
+        except jdc.ShapeError:
+            reference = False
+        try:
+            check(obj)
+            fast = True
+        except jdc.ShapeError:
+            fast = False
+        assert fast == reference, leaves
+        outcomes[fast] += 1
+    assert outcomes[True] > 100

@@ -593,6 +593,10 @@ def shape_unbound(expr: str, name: str) -> str:
     return f"dimension '{expr}' cannot be evaluated: no field binds '{name}'"
 
 
+def shape_cannot_evaluate(expr: str, error: BaseException) -> str:
+    return f"dimension '{expr}' cannot be evaluated: {type(error).__name__}: {error}"
+
+
 def shape_no_alternative(got: str, reasons: Iterable[tuple[str, str]]) -> str:
     """A union of array annotations none of which fits: ``(annotation, problem)`` each."""
     listed = "; ".join(f"{annotation}: {problem}" for annotation, problem in reasons)

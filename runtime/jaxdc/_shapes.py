@@ -67,7 +67,7 @@ def dims(obj: Any) -> Bindings:
     are under `"..."`. Raises `ShapeError` if the instance is inconsistent and `TypeError`
     for an instance of a class without shape checks.
     """
-    return bind(_compiled(type(obj), "dims"), obj)[0]
+    return bind(_compiled(type(obj), "dims"), obj)
 
 
 class EnforcedAnnotationsMixin:

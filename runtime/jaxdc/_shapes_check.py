@@ -98,7 +98,8 @@ class _Run:
         self.obj = obj
         self.single: dict[str, _Bound] = {}
         self.multi: dict[str, _Bound] = {}
-        self.deferred: list[tuple[int, ArraySpec, int, Dim, Any, Any]] = []
+        self.deferred: list[tuple[int, ArraySpec, int, Dim, Any]] = []
+        """Symbolic dims whose names were not all bound yet when their field was read."""
         self.values: dict[str, Any] | None = None
 
     # --- one field -----------------------------------------------------------------------
@@ -202,9 +203,11 @@ class _Run:
             expected = eval(_compiled(expr), sizes)
         except NameError as exc:
             if defer:
-                self.deferred.append((index, spec, axis, dim, size, None))
+                self.deferred.append((index, spec, axis, dim, size))
                 return
             raise _Problem(messages.shape_unbound(dim.name, str(exc.name))) from None
+        except Exception as exc:  # what jaxtyping would raise too, e.g. a TypeError
+            raise _Problem(messages.shape_cannot_evaluate(dim.name, exc)) from None
         if size != expected and not (dim.broadcastable and size == 1):
             known = ", ".join(f"{n}={v}" for n, v in sizes.items() if n in _names(expr))
             raise _Problem(messages.shape_symbolic(dim.name, size, expected, known))
@@ -247,7 +250,7 @@ class _Run:
     # --- after all fields ----------------------------------------------------------------
 
     def finish(self) -> None:
-        for index, spec, axis, dim, size, _ in self.deferred:
+        for index, spec, axis, dim, size in self.deferred:
             try:
                 self.symbolic(index, spec, axis, dim, size, defer=False)
             except _Problem as problem:
@@ -273,7 +276,7 @@ class _Run:
         return found
 
 
-def bind(shapes: ClassShapes, obj: Any) -> tuple[Bindings, _Run]:
+def bind(shapes: ClassShapes, obj: Any) -> Bindings:
     """Check `obj` against its class's annotations; the bindings it makes. Raises
     `ShapeError`."""
     run = _Run(shapes, obj)
@@ -282,10 +285,10 @@ def bind(shapes: ClassShapes, obj: Any) -> tuple[Bindings, _Run]:
             run.field(index, fs, getattr(obj, fs.name))
         except ShapeError:
             raise
-        except Exception:  # e.g. symbolic shapes (jax.export) that cannot be compared
+        except Exception:  # sizes that cannot be compared: jax.export's symbolic dims
             continue
     run.finish()
-    return run.bindings(), run
+    return run.bindings()
 
 
 def summary(value: Any) -> str:
@@ -322,7 +325,7 @@ def _padded(shape: tuple[int, ...], other: int) -> Iterator[int]:
     yield from shape
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)  # f-string dims compile once per value filled in
 def _compiled(source: str) -> Any:
     return compile(source, "<shape>", "eval")
 
