@@ -73,7 +73,9 @@ def _ensure_venv() -> None:
             text=True,
             check=True,
         ).stdout.strip()
-        (Path(site) / "jaxdc_mypy_plugin.pth").write_text(str(REPO / "mypy_plugin") + "\n")
+        # The plugin and the rules package it imports (_jaxdc_rules), from the checkout.
+        paths = [REPO / "mypy_plugin", REPO / "rules"]
+        (Path(site) / "jaxdc_mypy_plugin.pth").write_text("".join(f"{p}\n" for p in paths))
 
 
 @pytest.fixture(scope="session")
