@@ -73,9 +73,9 @@ def _ensure_venv() -> None:
             text=True,
             check=True,
         ).stdout.strip()
-        # The plugin and the rules package it imports (_jaxdc_rules), from the checkout.
-        paths = [REPO / "mypy_plugin", REPO / "rules"]
-        (Path(site) / "jaxdc_mypy_plugin.pth").write_text("".join(f"{p}\n" for p in paths))
+        # The plugin and the rules package it imports (the same roots as the editable install).
+        roots = [REPO / "mypy_plugin", REPO / "rules"]
+        (Path(site) / "jaxdc_mypy_plugin.pth").write_text("".join(f"{r}\n" for r in roots))
 
 
 @pytest.fixture(scope="session")
