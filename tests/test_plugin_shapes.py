@@ -5,16 +5,12 @@ No false alarm is checked on every valid string of the grammar tests' corpus (ja
 is their oracle), written as fields of one class.
 """
 
-# The fixtures are imported by name and used as parameters:
-# ruff: noqa: F811
 from __future__ import annotations
 
 from test_plugin_support import Project, project, warm_cache  # noqa: F401
 from test_shapes_grammar import JAXTYPING_EXAMPLES, _corpus, jaxtyping_accepts
 
 MISUSE = """
-# The fixtures are imported by name and used as parameters:
-# ruff: noqa: F811
 from __future__ import annotations
 
 from typing import Annotated, Optional

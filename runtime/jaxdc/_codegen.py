@@ -169,9 +169,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     return init
 
 
-def _shape_check_lines(
-    spec: ClassSpec, ns: dict[str, Any], indent: str, target: str
-) -> list[str]:
+def _shape_check_lines(spec: ClassSpec, ns: dict[str, Any], indent: str, target: str) -> list[str]:
     """`check_shapes=True` classes: check the finished instance (see `_shapes`)."""
     if spec.shape_check is None:
         return []

@@ -196,7 +196,8 @@ def _compile(spec: ClassSpec, caller: CallerScope | None, *, final: bool) -> Cla
 def _child_batch_axes(value: Any) -> tuple[int, ...] | None:
     """A field value's own batch axes if it is an `EnforcedAnnotationsMixin` instance."""
     if isinstance(value, EnforcedAnnotationsMixin):
-        return dims(value).get(BATCH)  # type: ignore[no-any-return]
+        axes: tuple[int, ...] | None = dims(value).get(BATCH)
+        return axes
     return None
 
 

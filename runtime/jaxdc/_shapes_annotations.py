@@ -211,7 +211,7 @@ def dtype_name(dtype: Any) -> str:
         return dtype if isinstance(dtype, str) else repr(dtype).rsplit(".", 1)[-1]
     if name == "void" and isinstance(dtype, np.dtype) and dtype.fields:
         return str(dtype)
-    return name
+    return str(name)
 
 
 # --- jax_dataclasses' Annotated form -----------------------------------------------------

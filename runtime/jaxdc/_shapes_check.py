@@ -305,7 +305,7 @@ def _dtype_shown(dtype: Any) -> str:
     if isinstance(dtype, Weak):
         return messages.shape_python_scalar(dtype.name)
     try:
-        return np.dtype(dtype).name
+        return str(np.dtype(dtype).name)
     except TypeError:
         return dtype_name(dtype)
 
