@@ -684,3 +684,38 @@ def test_fast_path_agrees_with_the_reference_check() -> None:
         assert fast == reference, leaves
         outcomes[fast] += 1
     assert outcomes[True] > 100
+
+
+def test_jaxtyping_is_optional() -> None:
+    """Without jaxtyping, the Annotated form works and jaxdc never imports it."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["jaxtyping"] = None  # `import jaxtyping` now fails
+        from typing import Annotated
+        import jax, jax.numpy as jnp
+        import jaxdc as jdc
+
+        @jdc.pytree_dataclass(check_shapes=True)
+        class Points:
+            xyz: Annotated[jax.Array, (..., 3), jnp.floating]
+            ids: Annotated[jax.Array, jnp.integer]
+
+        Points(jnp.zeros((5, 3)), jnp.zeros(5, int))
+        try:
+            Points(jnp.zeros((5, 2)), jnp.zeros(5, int))
+        except jdc.ShapeError as error:
+            print(error)
+        assert sys.modules["jaxtyping"] is None
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == (
+        "field 'xyz' of class 'Points': axis 1 is 2, expected 3 "
+        "(Annotated[Array, (..., 3), floating], got f32[5,2])"
+    )
