@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, get_args, get_origin
 
 import jax.numpy as jnp
 import numpy as np
-from _jaxdc_rules.shapes import VARIADIC_KINDS, Dim, MalformedShape, parse_shape
+from _jaxdc_rules.shapes import Dim, MalformedShape, parse_shape
 
 __all__ = [
     "BATCH",
@@ -32,7 +32,9 @@ __all__ = [
     "ArraySpec",
     "DtypeRule",
     "FieldShape",
+    "MalformedShape",
     "Weak",
+    "dtype_name",
     "field_shape",
 ]
 
@@ -304,10 +306,3 @@ def _type_name(tp: Any) -> str:
     if isinstance(name, str) and get_origin(tp) is None:
         return name.rsplit(".", 1)[-1]  # jax.Array's __name__ is 'jaxlib._jax.Array'
     return repr(tp).replace("typing.", "")
-
-
-def is_variadic(dim: Dim) -> bool:
-    return dim.kind in VARIADIC_KINDS
-
-
-__all__ += ["MalformedShape", "dtype_name", "is_variadic"]
