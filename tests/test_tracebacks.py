@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import inspect
+import textwrap
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -75,7 +76,8 @@ def test_every_generated_function_has_its_source(cls: type) -> None:
     for name, fn in _generated(cls):
         filename = fn.__code__.co_filename
         assert filename == f"{GENERATED_DIR}/{name} of {__name__}.{cls.__qualname__}", name
-        source = inspect.getsource(fn)
+        # (`__init__` is defined inside a factory that supplies its names: dedent it)
+        source = textwrap.dedent(inspect.getsource(fn))
         assert source == fn.__source__ and source.startswith(f"def {name}("), name  # type: ignore[attr-defined]
         assert fn.__qualname__ == f"{cls.__qualname__}.{name}" and fn.__module__ == __name__
 

@@ -28,11 +28,13 @@ GENERATED_DIR = "<jaxdc generated>"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
-def register_source(what: str, owner: type, source: str) -> str:
-    """Register `source` (generated `what` of class `owner`) with `linecache`; its file
-    name. Classes with the same module and qualified name (made in a loop, say) share a
-    name when their sources are the same, and get a numbered one otherwise."""
-    base = f"{GENERATED_DIR}/{what} of {owner.__module__}.{owner.__qualname__}"
+def register_source(what: str, owner: type | str, source: str) -> str:
+    """Register `source` (generated `what` of class `owner`, or of a qualified name) with
+    `linecache`; its file name. Classes with the same module and qualified name (made in a
+    loop, say) share a name when their sources are the same, and get a numbered one
+    otherwise."""
+    shown = owner if isinstance(owner, str) else f"{owner.__module__}.{owner.__qualname__}"
+    base = f"{GENERATED_DIR}/{what} of {shown}"
     lines = source.splitlines(keepends=True)
     filename, n = base, 1
     while True:

@@ -44,6 +44,7 @@ from jaxdc._edit._views import (
 )
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
+from jaxdc._shapes import check_instance, shape_checks_in_use
 from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["CopyAndMutate"]
@@ -123,6 +124,11 @@ class CopyAndMutate:
                     self._resolve_root(validate)
                 if self._problems is not None:
                     self._raise_first_problem()
+                if validate and shape_checks_in_use():  # the nodes this block made anew
+                    for record in self._order:
+                        if record.result is not record.src:
+                            check_instance(record.result)
+                    check_instance(self._root)
             except BaseException as error:
                 self._discard_edits()
                 drop_internal_frames(error)  # it points at the user's `with` line
