@@ -36,6 +36,7 @@ import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._hashability import class_name
+from jaxdc._shapes import check_instance
 from jaxdc._spec import ClassSpec, spec_of
 
 __all__ = ["fields_of", "from_state_dict", "rebuild", "to_state_dict"]
@@ -186,7 +187,9 @@ def _is_namedtuple(value: Any) -> bool:
 def rebuild(target: Any, children: list[Any]) -> Any:
     """A new instance of target's class with these data fields, built by its unflatten."""
     _, treedef = jax.tree_util.tree_flatten(target, is_leaf=lambda x: x is not target)
-    return jax.tree_util.tree_unflatten(treedef, children)
+    rebuilt = jax.tree_util.tree_unflatten(treedef, children)
+    check_instance(rebuilt)  # check_shapes=True: restored values are checked like new ones
+    return rebuilt
 
 
 def _spec(value: Any) -> ClassSpec | None:
