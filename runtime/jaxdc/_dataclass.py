@@ -204,6 +204,9 @@ def _reduce(self: Any) -> tuple[Any, ...]:
     return reconstruct, (type(self), {f.name: getattr(self, f.name) for f in spec.fields})
 
 
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or type())
+
+
 def _check_decoratable(cls: Any) -> None:
     """Only a plain class can become a pytree dataclass. Anything else would fail later
     with an internal error, or (an Enum, a NamedTuple) half-work as a dataclass."""
@@ -234,7 +237,7 @@ def _check_decoratable(cls: Any) -> None:
             "JAX already treats dicts as pytrees; drop the decorator, or declare a plain class",
         ),
         (
-            cls.__module__ == "builtins",
+            not cls.__flags__ & _HEAP_TYPE,  # int, str, ...: not made by a class statement
             "the built-in class",
             "decorate a class of your own (class Model: ...)",
         ),
