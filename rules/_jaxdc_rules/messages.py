@@ -100,6 +100,11 @@ _STATIC_ROWS = {
         "({inner_reason})",
         "make '{field}' a data field, or give '{T}.{via}' a hashable type",
     ),
+    "hashed-field": (
+        "dataclass '{T}' (unsafe_hash=True) hashes its field '{via}' of unhashable type "
+        "'{inner_type}' ({inner_reason})",
+        "make '{field}' a data field, or give '{T}.{via}' a hashable type",
+    ),
     "tuple-field": (
         "NamedTuple '{T}' has field '{via}' of unhashable type '{inner_type}' ({inner_reason})",
         "make '{field}' a data field, or give '{T}.{via}' a hashable type",
@@ -115,6 +120,7 @@ _JIT_FIXES = {
     "Static[...] from '{field}'",
     "array": "drop Static[...] from '{field}' so the array is traced",
     "frozen-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
+    "hashed-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
     "tuple-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
 }
 

@@ -63,9 +63,8 @@ import numpy as np
 from jax.tree_util import GetAttrKey
 
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
+from jaxdc._display import array_summary, class_name
 from jaxdc._frozen import EDITING
-from jaxdc._hashability import class_name
-from jaxdc._printing import array_summary
 from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
 
 __all__ = ["copy_and_mutate"]

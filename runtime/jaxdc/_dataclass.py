@@ -12,28 +12,37 @@ fix instead of silently becoming pytree leaves.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
-from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
+from jaxdc._construct import seal, wrap_custom_init
+from jaxdc._display import class_name
 from jaxdc._equality import tree_eq, tree_hash
-from jaxdc._frozen import frozen_delattr, frozen_setattr
-from jaxdc._hashability import class_name
+from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated_error
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
-__all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
+__all__ = [
+    "OPTIONS",
+    "PytreeDataclassDecorator",
+    "ensure_spec",
+    "process",
+    "pytree_dataclass",
+    "reconstruct",
+]
 
 _T = TypeVar("_T")
 
-_OPTIONS = (
+OPTIONS = (
     "init",
     "repr",
     "eq",
@@ -86,30 +95,21 @@ def pytree_dataclass(cls: type[_T] | None = None, /, **options: Any) -> Any:
 
 
 def check_options(options: Mapping[str, Any], where: str) -> None:
-    unknown = sorted(set(options) - set(_OPTIONS))
+    unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise TypeError(
-            f"{where}() got unknown option(s) {', '.join(map(repr, unknown))}; valid "
-            f"options: {', '.join(_OPTIONS)}."
-        )
+        raise TypeError(messages.unknown_options(where, unknown, OPTIONS))
     if options.get("frozen", True) is not True:
-        raise TypeError(
-            f"{where}(frozen=False): jaxdc classes are always frozen, like JAX arrays (a "
-            f"mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; "
-            f"edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
-        )
+        raise TypeError(messages.not_frozen_option(where))
 
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
     """Build the dataclass, decide field kinds (now or lazily), install and register."""
     if SPEC_ATTR in cls.__dict__:
         if options:
-            raise TypeError(
-                f"class '{class_name(cls)}' is already a jaxdc pytree dataclass (subclasses "
-                f"of jaxdc.PyTreeNode are decorated automatically). Fix: pass options as "
-                f"class keywords, e.g. class {cls.__name__}(PyTreeNode, kw_only=True)."
-            )
+            raise TypeError(messages.already_decorated(class_name(cls), cls.__name__))
         return cls
+    if "__dataclass_fields__" in cls.__dict__:  # @dataclass under @pytree_dataclass
+        raise TypeError(messages.stacked_dataclass(class_name(cls)))
     _remove_guard(cls)
     _check_bases(cls)
     _wrap_array_defaults(cls)
@@ -168,7 +168,7 @@ def ensure_spec(cls: type) -> ClassSpec:
             if isinstance(base.__dict__.get(SPEC_ATTR), _Pending):
                 ensure_spec(base)
         return _finish_class(cls, state.custom_init, state.caller, generate_init=state.init)
-    raise TypeError(f"'{class_name(cls)}' is not a jaxdc pytree dataclass")
+    raise TypeError(messages.not_a_jaxdc_class(class_name(cls)))
 
 
 def _finish_class(
@@ -191,29 +191,31 @@ def _reduce(self: Any) -> tuple[Any, ...]:
     return reconstruct, (type(self), tuple(getattr(self, f.name) for f in spec.fields))
 
 
+def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
+    """Unpickle / deepcopy: set the fields without running __init__, then seal."""
+    spec = ensure_spec(cls)
+    obj = object.__new__(cls)
+    for f, value in zip(spec.fields, values, strict=True):
+        object.__setattr__(obj, f.name, value)
+    seal(obj, spec)
+    return obj
+
+
 def _check_bases(cls: type) -> None:
     for base in cls.__mro__[1:]:
         if dataclasses.is_dataclass(base) and not base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            raise TypeError(
-                f"class '{class_name(cls)}' derives from the non-frozen dataclass "
-                f"'{class_name(base)}'; jaxdc classes are frozen and dataclasses cannot mix "
-                f"the two. Fix: declare '{class_name(base)}' with @dataclass(frozen=True)."
-            )
+            raise TypeError(messages.non_frozen_base(class_name(cls), class_name(base)))
 
 
 def _wrap_array_defaults(cls: type) -> None:
     """`x: jax.Array = jnp.zeros(3)`: JAX arrays are immutable, so sharing one default
     is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default"."""
-    for name in cls.__dict__.get("__annotations__", {}):
+    for name in inspect.get_annotations(cls):
         value = cls.__dict__.get(name, dataclasses.MISSING)
         fld = value if isinstance(value, dataclasses.Field) else None
         default = fld.default if fld is not None else value
         if isinstance(default, np.ndarray):
-            raise TypeError(
-                f"field '{name}' of class '{class_name(cls)}' has a numpy.ndarray default, "
-                f"which is mutable and would be shared by every instance. Fix: use an "
-                f"immutable JAX array (jnp.asarray(...)) or jaxdc.field(default_factory=...)."
-            )
+            raise TypeError(messages.numpy_default(name, class_name(cls)))
         if not isinstance(default, jax.Array):
             continue
         if fld is None:

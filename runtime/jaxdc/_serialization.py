@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 import jax
 import numpy as np
 
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._spec import ClassSpec, spec_of
 
 __all__ = ["from_state_dict", "to_state_dict"]
