@@ -259,8 +259,8 @@ class Inner:
 @pytree_dataclass
 class Outer:
     inner: Inner
-    mean: jax.Array = field(init=False, pytree=True)
-    cache: int = field(init=False, default=0)
+    mean: jax.Array = field(init=False)
+    cache: int = field(pytree=False, init=False, default=0)
     name: Static[str] = "o"
 
     def __init__(self, inner: Inner) -> None:

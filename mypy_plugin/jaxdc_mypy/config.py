@@ -132,3 +132,7 @@ class ClassNames:
             self._resolved |= {full for full in found.values() if full is not None}
             self._pending = {name for name, full in found.items() if full is None}
         return self._resolved | self._pending if self._pending else self._resolved
+
+    def pending(self) -> frozenset[str]:
+        """The names that have not resolved to a class (yet)."""
+        return frozenset(self._pending)

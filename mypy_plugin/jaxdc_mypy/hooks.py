@@ -61,13 +61,19 @@ class JaxdcPlugin(Plugin):
     # --- semantic analysis: record field kinds --------------------------------------------
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        return self._handlers.record_decorated if fullname == names.DECORATOR else None
+        if fullname == names.DECORATOR:
+            return self._handlers.record_decorated
+        if fullname == names.STDLIB_DATACLASS:
+            return self._handlers.record_dataclass
+        if fullname in names.FOREIGN_PYTREE_DECORATORS:
+            return self._handlers.record_foreign_pytree
+        return None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         sym = self.lookup_fully_qualified(fullname)
         base = sym.node if sym is not None else None
         if isinstance(base, TypeInfo) and base.has_base(names.PYTREE_NODE):
-            return self._handlers.record
+            return self._handlers.record_subclass
         return None
 
     # --- type checking: report ------------------------------------------------------------

@@ -39,11 +39,20 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
 
 
 def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator[TypeInfo]:
-    """Every class reachable from ``types`` (type arguments, MROs, dataclass fields)."""
+    """Every class reachable from ``types`` (type arguments, MROs, dataclass fields).
+
+    Each type is visited once: a recursive type (a TypedDict or alias holding itself)
+    would otherwise keep the walk going forever.
+    """
     seen: set[str] = set()
+    visited: set[Type] = set()
     pending = list(types)
     while pending:
-        typ = get_proper_type(pending.pop())
+        written = pending.pop()
+        if written in visited:
+            continue
+        visited.add(written)
+        typ = get_proper_type(written)
         if isinstance(typ, Instance):
             pending.extend(typ.args)
             for info in typ.type.mro:
