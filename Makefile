@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.jaxdc-installed
 
-.PHONY: demo test test-matrix bench venv clean
+.PHONY: demo test test-full test-matrix bench venv clean
 
 venv: $(STAMP)
 
@@ -24,6 +24,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# Generated suites in full (`make test` runs a bounded slice of each).
+test-full: $(STAMP)
+	JAXDC_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_rules_differential.py
 
 # Slow, so not part of `make test`: the whole suite on other interpreters, each in its
 # own venv (.venv-matrix/<python>), e.g. `make test-matrix PYTHONS="python3.10 python3.13"`.

@@ -73,7 +73,7 @@ class Base:
         fields: Callable[[], Sequence[Field]] | None = None,
     ) -> None:
         self.fullname = names.canonical(fullname)
-        self.qualname = qualname
+        self.qualname = qualname if self.fullname == fullname else self.fullname.split(".")[-1]
         self.hash = hash
         self.eq = eq
         """Defines ``__eq__`` (only where the layer can trust it: not from a stub)."""

@@ -142,8 +142,8 @@ class _Describer:
         ns: Namespaces,
         tvars: _TypeVars,
     ) -> None:
-        desc.form, desc.name = td.INSTANCE, class_display(klass.__qualname__)
-        desc.module = klass.__module__
+        module, qualname = names.canonical_class(klass.__module__, klass.__qualname__)
+        desc.form, desc.name, desc.module = td.INSTANCE, class_display(qualname), module
         desc.items = tuple(self.describe(arg, ns, tvars) for arg in args if arg is not Ellipsis)
         params = getattr(klass, "__parameters__", ())
         own_vars = dict(zip(params, args, strict=True)) if len(params) == len(args) else None
