@@ -25,8 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-from test_plugin_support import Project, project, warm_cache  # noqa: F401
+import test_plugin_support as support
+from test_plugin_support import Project
+
+# The shared mypy fixtures (a project with a warm cache).
+project, warm_cache = support.project, support.warm_cache
 
 FULL = os.environ.get("JAXDC_FULL") == "1"
 
@@ -35,8 +38,10 @@ import dataclasses
 import enum
 import types
 from collections import ChainMap, Counter, OrderedDict, UserDict, defaultdict, deque
-from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, MutableSequence, Sequence
-from typing import AbstractSet, Any, Literal, NamedTuple, NewType, Optional, Protocol, TypedDict, Union
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping
+from collections.abc import MutableSequence, Sequence
+from typing import AbstractSet, Any, Literal, NamedTuple, NewType, Optional, Protocol, TypedDict
+from typing import Union
 
 import jax
 import jax.numpy as jnp
