@@ -398,10 +398,11 @@ def test_attr_set_only_where_the_runtime_allows_assignment(project: Project) -> 
     run = project.mypy()
     assert run.diagnostics == project.expected(), run.stdout
     assert run.messages("jaxdc-mutation")[2] == (
-        "cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX "
+        "cannot assign to field 'name' of 'Outer': jaxdc instances are frozen, like JAX "
         "arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with "
         "jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with "
-        "jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`."
+        "jaxdc.copy_and_mutate(obj) as new: new.name = ...` (spelled `jaxdc.attr(new, lambda "
+        "n: n.name).set(...)` where type checkers must accept it)."
     )
 
 

@@ -51,7 +51,7 @@ def excluded_in_construction(field: str, cls: str) -> ErrorMessage:
 
 
 def frozen_assignment(path: str | None, cls: str) -> ErrorMessage:
-    return ErrorMessage(text.frozen_assignment_here(path, cls), codes.MUTATION)
+    return ErrorMessage(text.frozen_assignment(path, cls), codes.MUTATION)
 
 
 def stacked_dataclass(cls: str) -> ErrorMessage:

@@ -54,7 +54,7 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
             raise undecorated_error(type(self))
         is_field = name in getattr(self, "__dataclass_fields__", {})
         raise dataclasses.FrozenInstanceError(
-            messages.frozen_assign(name, class_name(type(self)), is_field=is_field)
+            messages.frozen_assignment(name, class_name(type(self)), is_field=is_field)
         )
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, final
 
+from _jaxdc_rules.messages import NOT_A_PATH
+
 _T = TypeVar("_T")
 _V = TypeVar("_V")
 
@@ -36,19 +38,14 @@ class _PathRecorder:
         return _PathRecorder((*self._jaxdc_path, name))
 
 
-_NOT_A_PATH = (
-    "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
-    "`lambda o: o.a.b`"
-)
-
 
 def _record_path(where: Callable[[Any], object]) -> tuple[str, ...]:
     try:
         result = where(_PathRecorder(()))
     except Exception as exc:  # anything but attribute reads fails on the recorder
-        raise TypeError(_NOT_A_PATH) from exc
+        raise TypeError(NOT_A_PATH) from exc
     if type(result) is not _PathRecorder or not result._jaxdc_path:
-        raise TypeError(_NOT_A_PATH)
+        raise TypeError(NOT_A_PATH)
     return result._jaxdc_path
 
 
