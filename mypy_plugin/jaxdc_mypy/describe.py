@@ -60,8 +60,8 @@ class Describer:
         desc = self._memo.get(typ)
         if desc is None:
             desc = self._memo[typ] = td.TypeDesc()
-            if isinstance(typ, TypeAliasType) and typ.alias is not None:
-                desc.alias = typ.alias.name
+            if isinstance(typ, TypeAliasType) and typ.alias is not None and typ.is_recursive:
+                desc.alias = typ.alias.name  # shown by name where it refers to itself
             self._fill(desc, get_proper_type(typ))
         return desc
 

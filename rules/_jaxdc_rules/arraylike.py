@@ -50,7 +50,7 @@ class ArrayLikeRules:
         """The worst part: a real problem beats ``UNKNOWN``, which beats nothing."""
         return self._check(desc, set())
 
-    def _check(self, desc: TypeDesc, seen: set[int]) -> Problem | None:
+    def _check(self, desc: TypeDesc, seen: set[object]) -> Problem | None:
         if id(desc) in seen:  # a recursive type: its other parts decide
             return None
         seen.add(id(desc))
@@ -71,7 +71,7 @@ class ArrayLikeRules:
             return self._instance(desc, seen)
         return None  # None, NoReturn, errors already reported: nothing to trace
 
-    def _worst(self, items: Iterable[TypeDesc], seen: set[int]) -> Problem | None:
+    def _worst(self, items: Iterable[TypeDesc], seen: set[object]) -> Problem | None:
         found = None
         for item in items:
             problem = self._check(item, seen)
@@ -80,7 +80,7 @@ class ArrayLikeRules:
             found = found or problem
         return found
 
-    def _instance(self, desc: TypeDesc, seen: set[int]) -> Problem | None:
+    def _instance(self, desc: TypeDesc, seen: set[object]) -> Problem | None:
         if desc.supertype is not None:  # a NewType is what it wraps at runtime
             return self._check(desc.supertype, seen)
         own = desc.bases[0] if desc.bases else None
@@ -88,6 +88,9 @@ class ArrayLikeRules:
             # JAX flattens exactly these; a mapping's keys are part of the treedef.
             return self._worst(desc.items[-1:], seen)
         if own is not None and own.namedtuple:
+            if ("fields", own.fullname) in seen:  # each class's fields once per walk
+                return None
+            seen.add(("fields", own.fullname))
             return self._worst((field.type for field in own.fields()), seen)
         mro = {base.fullname for base in desc.bases}
         if desc.pytree or mro & self._leaves or mro & self._pytrees:

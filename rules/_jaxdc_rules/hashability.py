@@ -56,7 +56,7 @@ class HashabilityRules:
     def unhashable_part(self, desc: TypeDesc) -> Problem | None:
         return self._check(desc, set())
 
-    def _check(self, desc: TypeDesc, seen: set[int]) -> Problem | None:
+    def _check(self, desc: TypeDesc, seen: set[object]) -> Problem | None:
         if id(desc) in seen:  # a recursive type: its other parts decide
             return None
         seen.add(id(desc))
@@ -69,14 +69,14 @@ class HashabilityRules:
             return self._instance(desc, seen)
         return None  # Any, None, Literal, callables, type[...]: hashable or not ours to judge
 
-    def _first(self, items: Iterable[TypeDesc], seen: set[int]) -> Problem | None:
+    def _first(self, items: Iterable[TypeDesc], seen: set[object]) -> Problem | None:
         for item in items:
             problem = self._check(item, seen)
             if problem is not None:
                 return problem
         return None
 
-    def _instance(self, desc: TypeDesc, seen: set[int]) -> Problem | None:
+    def _instance(self, desc: TypeDesc, seen: set[object]) -> Problem | None:
         if desc.supertype is not None:  # a NewType: judged as what it wraps
             problem = self._check(desc.supertype, seen)
             return problem._replace(part=show(desc)) if problem is not None else None
@@ -91,7 +91,7 @@ class HashabilityRules:
                 return verdict
         return None
 
-    def _base(self, desc: TypeDesc, base: Base, own: bool, seen: set[int]) -> object:
+    def _base(self, desc: TypeDesc, base: Base, own: bool, seen: set[object]) -> object:
         """What ``base`` decides for an instance of ``desc``: ``_HASHABLE``, ``_CONTINUE``,
         a Problem, or None (hashable as far as the rules can tell)."""
         fullname = base.fullname
@@ -118,7 +118,7 @@ class HashabilityRules:
             )
         return _CONTINUE
 
-    def _dataclass(self, desc: TypeDesc, base: Base, seen: set[int]) -> object:
+    def _dataclass(self, desc: TypeDesc, base: Base, seen: set[object]) -> object:
         """dataclasses' table: what it does to ``__hash__`` given its options."""
         options = base.dataclass
         assert options is not None
@@ -134,8 +134,16 @@ class HashabilityRules:
             return Problem("hash-none", desc.name, show(desc), base=base.name)
         return _CONTINUE  # eq=False: the inherited (identity) hash
 
-    def _fields(self, desc: TypeDesc, base: Base, kind: str, seen: set[int]) -> object:
-        """A class hashed through its fields: the first field that is not hashable."""
+    def _fields(self, desc: TypeDesc, base: Base, kind: str, seen: set[object]) -> object:
+        """A class hashed through its fields: the first field that is not hashable.
+
+        Each class's fields are checked once per walk, whatever its type arguments: a
+        generic class referring to itself with new arguments (``Grow[list[T]]`` inside
+        ``Grow[T]``) would otherwise be expanded forever.
+        """
+        if ("fields", base.fullname) in seen:
+            return _HASHABLE
+        seen.add(("fields", base.fullname))
         for field in base.fields():
             if not field.hashed:
                 continue

@@ -143,7 +143,8 @@ class TypeDesc:
         self.pytree = pytree
         """A class JAX flattens (jaxdc's, or one another library registers)."""
         self.alias = alias
-        """A type alias's name, shown where a recursive type refers to itself."""
+        """The name the type was referred to by (an alias, a quoted name): shown where a
+        recursive type refers to itself, so its text stays finite."""
 
     @property
     def fullname(self) -> str:
@@ -155,13 +156,16 @@ class TypeDesc:
 
 
 def show(desc: TypeDesc) -> str:
-    """A type as messages print it: ``list[int]``, ``jax.Array``, ``Cfg | None``."""
-    return _show(desc, set())
+    """A type as messages print it: ``list[int]``, ``jax.Array``, ``Cfg | None``; a
+    recursive alias by its name inside the type (``list[Tree]``)."""
+    return _show_form(desc, {id(desc)})
 
 
 def _show(desc: TypeDesc, path: set[int]) -> str:
-    if id(desc) in path:  # a recursive type referring to itself: by its alias's name
-        return desc.alias or "..."
+    if desc.alias and _refers_to_itself(desc):
+        return desc.alias
+    if id(desc) in path:  # a cycle without a name (not one Python or mypy can build)
+        return "..."
     path.add(id(desc))
     try:
         return _show_form(desc, path)
@@ -189,6 +193,24 @@ def _show_form(desc: TypeDesc, path: set[int]) -> str:
     if form in (TYPEDDICT, TYPEVAR):
         return desc.name
     return desc.text
+
+
+def _refers_to_itself(desc: TypeDesc) -> bool:
+    """Whether ``desc`` is reached again through its parts (a recursive alias)."""
+    seen: set[int] = set()
+    pending = list(_parts(desc))
+    while pending:
+        part = pending.pop()
+        if part is desc:
+            return True
+        if id(part) not in seen:
+            seen.add(id(part))
+            pending.extend(_parts(part))
+    return False
+
+
+def _parts(desc: TypeDesc) -> tuple[TypeDesc, ...]:
+    return desc.items if desc.supertype is None else (*desc.items, desc.supertype)
 
 
 def class_reference(desc: TypeDesc) -> str:

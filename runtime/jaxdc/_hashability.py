@@ -37,7 +37,7 @@ for _name in ("Required", "NotRequired", "ReadOnly"):
     _WRAPPERS.update(getattr(m, _name) for m in (typing, typing_extensions) if hasattr(m, _name))
 _UNIONS = (typing.Union, types.UnionType)
 _LITERALS = {typing.Literal, typing_extensions.Literal}
-_TypeVars = Mapping[Any, Any] | None
+_TypeVars = Mapping[Any, td.TypeDesc] | None  # a generic class's parameters, described
 _BARE_TUPLE = typing.Tuple  # noqa: UP006  (tuple[Any, ...]; `tuple[()]` has no args either)
 
 
@@ -71,8 +71,8 @@ class _Describer:
             origin = get_origin(tp)
             if origin is typing.Annotated or origin in _WRAPPERS:  # Static[T], ClassVar[T]
                 tp = get_args(tp)[0]
-            elif isinstance(tp, typing.TypeVar) and tvars and tvars.get(tp, tp) is not tp:
-                tp = tvars[tp]
+            elif isinstance(tp, typing.TypeVar) and tvars and tp in tvars:
+                return tvars[tp]  # a parameter of the generic class being described
             elif (
                 isinstance(tp, type) and tp.__module__ == "jaxtyping" and hasattr(tp, "array_type")
             ):
@@ -83,10 +83,10 @@ class _Describer:
         desc = self._memo.get(key)
         if desc is None:
             desc = self._memo[key] = td.TypeDesc()
-            self._alive.append(tp)
+            self._alive += (tp, tvars)
             self._fill(desc, tp, ns, tvars)
         if alias and not desc.alias:
-            desc.alias = alias
+            desc.alias = alias  # shown by name where a recursive type refers to itself
         return desc
 
     def _fill(self, desc: td.TypeDesc, tp: Any, ns: Namespaces, tvars: _TypeVars) -> None:
@@ -146,7 +146,9 @@ class _Describer:
         desc.form, desc.name, desc.module = td.INSTANCE, class_display(qualname), module
         desc.items = tuple(self.describe(arg, ns, tvars) for arg in args if arg is not Ellipsis)
         params = getattr(klass, "__parameters__", ())
-        own_vars = dict(zip(params, args, strict=True)) if len(params) == len(args) else None
+        own_vars = None
+        if args and len(params) == len(desc.items):
+            own_vars = dict(zip(params, desc.items, strict=True))
         desc.bases = tuple(self._base(k, own_vars) for k in klass.__mro__ if k is not object)
         desc.protocol = bool(klass.__dict__.get("_is_protocol", False))
 
