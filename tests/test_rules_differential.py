@@ -46,7 +46,7 @@ from typing import Union
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxdc import Static, pytree_dataclass
+from jaxdc import PyTreeNode, Static, pytree_dataclass
 
 
 class Color(enum.Enum):
@@ -179,6 +179,19 @@ class Model:
 @pytree_dataclass
 class Config:
     depth: Static[int]
+
+
+@pytree_dataclass(eq=False)
+class Identity:
+    w: jax.Array
+
+
+class IdentityNode(PyTreeNode, eq=False):
+    w: jax.Array
+
+
+class Node(PyTreeNode):
+    w: jax.Array
 """
 
 # (annotation, representative value or None when Python cannot decide, a NewType may wrap it)
@@ -246,6 +259,11 @@ ATOMS: list[tuple[str, str | None, bool]] = [
     ("UserIds", "UserIds([1])", False),
     ("Tree", "[1]", False),
     ("Model", "Model(jnp.zeros(1))", True),
+    # (no NewType of PyTreeNode subclasses: plain mypy 2.4 crashes on a NewType of a class
+    # made by a dataclass_transform base class, plugin or not)
+    ("Node", "Node(jnp.zeros(1))", False),
+    ("Identity", "Identity(jnp.zeros(1))", True),
+    ("IdentityNode", "IdentityNode(jnp.zeros(1))", False),
 ]
 
 
