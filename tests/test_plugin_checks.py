@@ -462,3 +462,36 @@ def test_messages_name_class_field_part_reason_and_fix(project: Project) -> None
         "is not an array type. Data fields are pytree children that JAX traces as arrays. "
         "Fix: declare it Static[str] if it is configuration."
     ]
+
+
+def test_dataclass_stacked_with_jaxdc_is_reported_in_both_orders(project: Project) -> None:
+    """The runtime rejects both (one with jaxdc's message, one with the stdlib's)."""
+    project.write(
+        {
+            "stacked.py": """
+            import dataclasses
+
+            import jax
+            from jaxdc import PyTreeNode, pytree_dataclass
+
+
+            @pytree_dataclass
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            class Under:
+                x: jax.Array
+
+
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            @pytree_dataclass
+            class Over:
+                x: jax.Array
+
+
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            class Node(PyTreeNode):
+                x: jax.Array
+            """
+        }
+    )
+    run = project.mypy()
+    assert run.diagnostics == project.expected(), run.stdout

@@ -17,7 +17,7 @@ from _jaxdc_rules.arraylike import UNKNOWN, ArrayLikeRules
 from _jaxdc_rules.hashability import HashabilityRules
 from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
-from mypy.nodes import CallExpr, ClassDef, Context, MypyFile, RefExpr, TypeInfo
+from mypy.nodes import CallExpr, ClassDef, Context, Expression, MypyFile, RefExpr, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Type
 
@@ -91,8 +91,10 @@ class ClassChecker:
         """
         rules = self.rules(api)
         cls = class_name(info)
-        if _also_a_stdlib_dataclass(info.defn):
-            messages.stacked_dataclass(cls).report(api, info.defn)
+        stacked = _stdlib_dataclass_decorator(info.defn)
+        if stacked is not None:
+            node = info.has_base(names.PYTREE_NODE)
+            messages.stacked_dataclass(cls, node=node).report(api, stacked)
         instance = compat.self_instance(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
@@ -154,13 +156,13 @@ def _why_unresolved(name: str, modules: dict[str, MypyFile]) -> str | None:
     return None if found else f"names module '{parts[0]}', which is not installed"
 
 
-def _also_a_stdlib_dataclass(defn: ClassDef) -> bool:
+def _stdlib_dataclass_decorator(defn: ClassDef) -> Expression | None:
     """``@dataclasses.dataclass`` stacked with jaxdc (the runtime rejects the class)."""
     for decorator in defn.decorators:
         callee = decorator.callee if isinstance(decorator, CallExpr) else decorator
         if isinstance(callee, RefExpr) and callee.fullname == names.STDLIB_DATACLASS:
-            return True
-    return False
+            return decorator
+    return None
 
 
 def _where(info: TypeInfo, field: PytreeField) -> Context:

@@ -54,5 +54,5 @@ def frozen_assignment(path: str | None, cls: str) -> ErrorMessage:
     return ErrorMessage(text.frozen_assignment(path, cls), codes.MUTATION)
 
 
-def stacked_dataclass(cls: str) -> ErrorMessage:
-    return ErrorMessage(text.stacked_dataclass(cls), codes.DECORATOR)
+def stacked_dataclass(cls: str, *, node: bool) -> ErrorMessage:
+    return ErrorMessage(text.stacked_dataclass(cls, node=node), codes.DECORATOR)

@@ -404,13 +404,14 @@ def already_decorated(cls: str, name: str) -> str:
     )
 
 
-def stacked_dataclass(cls: str) -> str:
-    """``@pytree_dataclass`` applied to a class ``@dataclasses.dataclass`` already made."""
+def stacked_dataclass(cls: str, *, node: bool = False) -> str:
+    """``@dataclasses.dataclass`` on a jaxdc class (``node``: a ``PyTreeNode`` subclass)."""
+    jaxdc = "subclasses jaxdc.PyTreeNode" if node else "is decorated with @jaxdc.pytree_dataclass"
+    keep = "class keywords" if node else "@jaxdc.pytree_dataclass(...)"
     return (
-        f"class '{cls}' is decorated with both @dataclasses.dataclass and "
-        f"@jaxdc.pytree_dataclass; jaxdc makes the class a frozen dataclass itself, and "
-        f"dataclasses cannot process a class twice. Fix: drop @dataclass (keep "
-        f"@jaxdc.pytree_dataclass, passing it any dataclass options)."
+        f"class '{cls}' {jaxdc} and with @dataclasses.dataclass; jaxdc makes the class a "
+        f"frozen dataclass itself, and dataclasses cannot process a class twice. Fix: drop "
+        f"@dataclass (pass any dataclass options as {keep})."
     )
 
 
