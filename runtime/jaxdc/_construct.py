@@ -125,7 +125,7 @@ def run_post_init(obj: Any, *initvars: Any) -> None:
     outer = key not in CONSTRUCTING
     if outer:
         CONSTRUCTING.add(key)
-    before = _excluded_values(obj, spec)
+    before = _excluded_values(obj, spec) if spec.excluded else None
     try:
         obj.__post_init__(*initvars)
     finally:
@@ -147,7 +147,7 @@ def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:
             user_init(self, *args, **kwargs)
             return
         spec = spec_of(type(self))
-        before = _excluded_values(self, spec) if spec is not None else None
+        before = _excluded_values(self, spec) if spec is not None and spec.excluded else None
         CONSTRUCTING.add(key)
         try:
             user_init(self, *args, **kwargs)
@@ -160,9 +160,9 @@ def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:
     return __init__
 
 
-def _excluded_values(obj: Any, spec: ClassSpec) -> list[Any] | None:
+def _excluded_values(obj: Any, spec: ClassSpec) -> list[Any]:
     """The values of the fields left out of the pytree, before construction code runs."""
-    return [getattr(obj, f.name, _MISSING) for f in spec.excluded] if spec.excluded else None
+    return [getattr(obj, f.name, _MISSING) for f in spec.excluded]
 
 
 def _check_excluded_unchanged(obj: Any, spec: ClassSpec, before: list[Any]) -> None:
