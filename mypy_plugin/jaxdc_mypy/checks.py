@@ -15,6 +15,7 @@ from collections.abc import Callable
 from _jaxdc_rules import messages as text
 from _jaxdc_rules.arraylike import UNKNOWN, ArrayLikeRules
 from _jaxdc_rules.hashability import HashabilityRules
+from _jaxdc_rules.kinds import DATA, STATIC
 from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
 from mypy.nodes import CallExpr, ClassDef, Context, Expression, MypyFile, RefExpr, TypeInfo
@@ -24,7 +25,7 @@ from mypy.types import Type
 from . import compat, messages, names
 from .config import ClassNames, PluginConfig
 from .describe import Describer, class_name
-from .fields import DATA, STATIC, PytreeField, declared_type, declaring_statements, pytree_fields
+from .fields import PytreeField, declared_type, declaring_statements, pytree_fields
 
 
 class TypeRules:

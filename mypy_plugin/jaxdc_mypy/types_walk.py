@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from _jaxdc_rules.kinds import DATA, STATIC
 from mypy.nodes import TypeInfo, Var
 from mypy.types import (
     Instance,
@@ -23,7 +24,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .fields import DATA, STATIC, own_field_types
+from .fields import own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
 # walk short (every container type would otherwise add a dozen ABCs).

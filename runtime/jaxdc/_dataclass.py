@@ -132,13 +132,13 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
     _install_subclass_guard(cls)
     if custom_init:
-        cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[misc]
+        cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[method-assign]
     try:
         _finish_class(cls, custom_init, caller)
     except UnresolvedField:
         setattr(cls, SPEC_ATTR, _Pending(custom_init, caller, merged["init"]))
         if merged["init"] and not custom_init:
-            cls.__init__ = _lazy_init  # type: ignore[misc]
+            cls.__init__ = _lazy_init  # type: ignore[method-assign]
     return cls
 
 
@@ -194,7 +194,7 @@ def _reduce(self: Any) -> tuple[Any, ...]:
 def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
     """Unpickle / deepcopy: set the fields without running __init__, then seal."""
     spec = ensure_spec(cls)
-    obj = object.__new__(cls)
+    obj: Any = object.__new__(cls)
     for f, value in zip(spec.fields, values, strict=True):
         object.__setattr__(obj, f.name, value)
     seal(obj, spec)
@@ -262,6 +262,6 @@ def _install_subclass_guard(cls: type) -> None:
         if user_hook is not None:
             user_hook.__func__(sub, **kwargs)
         else:
-            super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[misc]
+            super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[arg-type]
 
     cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment]
