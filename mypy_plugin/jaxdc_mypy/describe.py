@@ -57,7 +57,12 @@ class Describer:
         self._memo: dict[Type, td.TypeDesc] = {}
 
     def describe(self, typ: Type) -> td.TypeDesc:
-        desc = self._memo.get(typ)
+        try:
+            desc = self._memo.get(typ)
+        except TypeError:  # a type mypy cannot hash (never a recursive one): not memoised
+            desc = td.TypeDesc()
+            self._fill(desc, get_proper_type(typ))
+            return desc
         if desc is None:
             desc = self._memo[typ] = td.TypeDesc()
             if isinstance(typ, TypeAliasType) and typ.alias is not None and typ.is_recursive:

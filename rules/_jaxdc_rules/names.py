@@ -106,8 +106,6 @@ _ALIASES = {
     "collections.abc.MutableSet": "typing.MutableSet",
     "flax.core.FrozenDict": "flax.core.frozen_dict.FrozenDict",
 }
-# Modules whose classes messages show without the module (``list``, ``Sequence``).
-UNQUALIFIED_MODULES = frozenset({"builtins", "typing", "typing_extensions", "collections.abc"})
 
 
 def canonical(fullname: str) -> str:

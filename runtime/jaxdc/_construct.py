@@ -14,7 +14,7 @@ from typing import Any
 import jax
 from _jaxdc_rules import messages
 
-from jaxdc._display import ARRAYS, class_name
+from jaxdc._display import class_name, is_array
 from jaxdc._frozen import CONSTRUCTING, undecorated_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
@@ -79,7 +79,7 @@ def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) 
 
 
 def _find_array(value: Any) -> Any:
-    if isinstance(value, ARRAYS):
+    if is_array(value):
         return value
     if isinstance(value, (tuple, list)):
         for item in value:

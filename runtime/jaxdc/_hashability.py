@@ -93,6 +93,8 @@ class _Describer:
         origin, args = get_origin(tp), get_args(tp)
         if tp is None or tp is type(None):
             desc.form = td.NONE
+        elif tp is typing.Any or tp is typing_extensions.Any:  # a class on Python >= 3.11
+            desc.form = td.ANY
         elif isinstance(tp, typing.TypeVar):
             desc.form, desc.name = td.TYPEVAR, tp.__name__
             if tp.__bound__ is not None:
