@@ -254,7 +254,11 @@ def test_pytree_node_false_is_static_and_true_is_data() -> None:
 
 
 def test_stacking_dataclass_under_the_decorator_says_drop_dataclass() -> None:
-    with pytest.raises(TypeError, match=r"class 'A' is decorated with both.*Fix: drop @dataclass"):
+    with pytest.raises(
+        TypeError,
+        match=r"class 'A' is decorated with @jaxdc.pytree_dataclass and with "
+        r"@dataclasses.dataclass.*Fix: drop @dataclass",
+    ):
 
         @jdc.pytree_dataclass
         @dataclasses.dataclass(frozen=True)
