@@ -23,13 +23,15 @@ PLUGIN = REPO / "mypy_plugin" / "jaxdc_mypy"
 RULES = REPO / "rules" / "_jaxdc_rules"
 
 RUNTIME_LAYERS = {
-    # 0: leaves (the shared rules only)
+    # 0-1: leaves (the shared rules only) and their first users
     "_static": 0,
     "_field": 0,
     "_mutation": 0,
     "_display": 0,
-    # 1-3: class facts
+    "_shapes_annotations": 0,
     "_annotations": 1,
+    "_shapes_check": 1,
+    # 2-3: class facts
     "_hashability": 2,
     "_spec": 3,
     # 4-6: the instance protocol
@@ -39,16 +41,19 @@ RUNTIME_LAYERS = {
     "_replace": 4,
     "_construct": 5,
     "_codegen": 6,
-    # 7-9: class processing (_serialization carries the flax.serialization import hook)
-    "_serialization": 7,
-    "_registration": 8,
-    "_dataclass": 9,
-    # 10: features built on classes
-    "_node": 10,
-    "_jit": 10,
-    "_copy_and_mutate": 10,
-    # 11: the public package
-    "__init__": 11,
+    # 7-8: shape checks (check_shapes=True)
+    "_shapes_codegen": 7,
+    "_shapes": 8,
+    # 9-11: class processing (_serialization carries the flax.serialization import hook)
+    "_serialization": 9,
+    "_registration": 10,
+    "_dataclass": 11,
+    # 12: features built on classes
+    "_node": 12,
+    "_jit": 12,
+    "_copy_and_mutate": 12,
+    # 13: the public package
+    "__init__": 13,
 }
 PLUGIN_LAYERS = {
     "names": 0,
@@ -60,14 +65,15 @@ PLUGIN_LAYERS = {
     "dataclass_options": 1,
     "fields": 2,
     "describe": 2,
-    "checks": 3,
-    "types_walk": 3,
-    "jit": 4,
-    "mutation": 4,
-    "replace": 4,
-    "handlers": 5,
-    "hooks": 6,
-    "__init__": 7,
+    "shapes": 3,
+    "checks": 4,
+    "types_walk": 4,
+    "jit": 5,
+    "mutation": 5,
+    "replace": 5,
+    "handlers": 6,
+    "hooks": 7,
+    "__init__": 8,
 }
 # The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules.
 PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers")}
@@ -76,6 +82,7 @@ RULES_LAYERS = {
     "messages": 0,
     "kinds": 0,
     "names": 0,
+    "shapes": 0,
     "typedesc": 1,
     "hashability": 2,
     "arraylike": 2,

@@ -73,8 +73,8 @@ def _ensure_venv() -> None:
             text=True,
             check=True,
         ).stdout.strip()
-        # The plugin and the rules package it shares with the runtime.
-        roots = (REPO / "mypy_plugin", REPO / "rules")
+        # The plugin and the rules package it imports (the same roots as the editable install).
+        roots = [REPO / "mypy_plugin", REPO / "rules"]
         (Path(site) / "jaxdc_mypy_plugin.pth").write_text("".join(f"{r}\n" for r in roots))
 
 

@@ -26,6 +26,7 @@ from . import compat, messages, names
 from .config import ClassNames, PluginConfig
 from .describe import Describer, class_name
 from .fields import PytreeField, declared_type, declaring_statements, pytree_fields
+from .shapes import check_shapes
 
 
 class TypeRules:
@@ -110,6 +111,7 @@ class ClassChecker:
                     message.report(api, _where(info, field))
             else:
                 self._check_data(rules, field, info, typ, api)
+        check_shapes(info, compat.all_modules(api).get(info.module_name), api)
 
     def _check_data(
         self,

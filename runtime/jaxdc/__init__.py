@@ -11,6 +11,8 @@ class State:
 
 from dataclasses import asdict, astuple, fields, is_dataclass
 
+from _jaxdc_rules import __version__ as __version__  # the one place the version is written
+
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
@@ -19,19 +21,21 @@ from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
 from jaxdc._serialization import from_state_dict, to_state_dict
+from jaxdc._shapes import EnforcedAnnotationsMixin, ShapeError, dims
 from jaxdc._static import Static
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Attr",
+    "EnforcedAnnotationsMixin",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "ShapeError",
     "Static",
     "asdict",
     "astuple",
     "attr",
     "copy_and_mutate",
+    "dims",
     "field",
     "fields",
     "from_state_dict",

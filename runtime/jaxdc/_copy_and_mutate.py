@@ -65,6 +65,7 @@ from jax.tree_util import GetAttrKey
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
 from jaxdc._display import array_summary, class_name
 from jaxdc._frozen import EDITING
+from jaxdc._shapes import check_instance, shape_checks_in_use
 from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
 
 __all__ = ["copy_and_mutate"]
@@ -189,6 +190,9 @@ class CopyAndMutate:
                         f"value of the same structure, shape and dtype, or pass validate=False "
                         f"if the change is intended."
                     )
+            if validate and shape_checks_in_use():  # the nodes this block made anew
+                for result in (root, *(e.final for e in self._order if e.final is not e.src)):
+                    check_instance(result)
         finally:  # drop the block <-> record cycles: no work left for the GC
             self._order.clear()
             self._containers = _EMPTY

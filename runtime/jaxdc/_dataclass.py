@@ -29,6 +29,7 @@ from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated_error
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
+from jaxdc._shapes import OPTION_ATTR, check_shapes_option, shape_checker
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
 __all__ = [
@@ -52,6 +53,7 @@ OPTIONS = (
     "match_args",
     "kw_only",
     "slots",
+    "check_shapes",  # jaxdc's own: shapes and dtypes checked on construction (`_shapes`)
 )
 _DEFAULTS: dict[str, Any] = {
     "init": True,
@@ -100,6 +102,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
         raise TypeError(messages.unknown_options(where, unknown, OPTIONS))
     if options.get("frozen", True) is not True:
         raise TypeError(messages.not_frozen_option(where))
+    check_shapes_option(options, where)
 
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
@@ -117,19 +120,22 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     own = frozenset(cls.__dict__)  # what the class body defines itself
     own_hash = cls.__dict__.get("__hash__")
     merged = {**_DEFAULTS, **options}
-    cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
+    check_shapes = merged.pop("check_shapes", None)
+    cls = dataclasses.dataclass(cls, **merged)
+    if check_shapes is not None:  # else inherited (or off)
+        setattr(cls, OPTION_ATTR, check_shapes)
     # Where dataclasses generated them: a repr showing arrays as f32[3], an == that never
     # raises "truth value of an array is ambiguous", and a hash consistent with it.
     if merged["repr"] and "__repr__" not in own:
-        cls.__repr__ = tree_repr  # type: ignore[method-assign,assignment]
+        cls.__repr__ = tree_repr  # type: ignore[method-assign]
     if merged["eq"] and "__eq__" not in own:
-        cls.__eq__ = tree_eq  # type: ignore[method-assign,assignment]
+        cls.__eq__ = tree_eq  # type: ignore[method-assign]
     if cls.__dict__.get("__hash__") is not own_hash and cls.__hash__ is not None:
-        cls.__hash__ = tree_hash  # type: ignore[method-assign,assignment]
+        cls.__hash__ = tree_hash  # type: ignore[method-assign]
     _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
-    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
-    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]
-    cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign]
+    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign]
+    cls.__reduce__ = _reduce  # type: ignore[method-assign]
     _install_subclass_guard(cls)
     if custom_init:
         cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[method-assign]
@@ -175,6 +181,7 @@ def _finish_class(
     cls: type, custom_init: bool, caller: CallerScope | None, generate_init: bool = True
 ) -> ClassSpec:
     spec = build_spec(cls, custom_init, caller)
+    spec.shape_check = shape_checker(spec, caller)
     if generate_init and not custom_init and "__init__" in cls.__dict__:
         cls.__init__ = make_init(spec)  # type: ignore[misc]
     spec.replace = make_replace(spec)
@@ -264,4 +271,4 @@ def _install_subclass_guard(cls: type) -> None:
         else:
             super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[arg-type]
 
-    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment]
+    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment,arg-type]

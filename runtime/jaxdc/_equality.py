@@ -97,7 +97,7 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
         if a.shape != b.shape or a.dtype != b.dtype:
             return False
         if jax.dtypes.issubdtype(a.dtype, jax.dtypes.extended):  # PRNG keys: numpy can't
-            a, b = jax.random.key_data(a), jax.random.key_data(b)  # type: ignore[arg-type]
+            a, b = jax.random.key_data(a), jax.random.key_data(b)
         return bool(np.array_equal(a, b))
     kind = type(a)
     if kind is not type(b):

@@ -38,7 +38,7 @@ for _name in ("Required", "NotRequired", "ReadOnly"):
 _UNIONS = (typing.Union, types.UnionType)
 _LITERALS = {typing.Literal, typing_extensions.Literal}
 _TypeVars = Mapping[Any, td.TypeDesc] | None  # a generic class's parameters, described
-_BARE_TUPLE = typing.Tuple  # noqa: UP006  (tuple[Any, ...]; `tuple[()]` has no args either)
+_BARE_TUPLE: Any = typing.Tuple  # noqa: UP006  (tuple[Any, ...]; `tuple[()]` has no args either)
 
 
 def find_unhashable(annotation: Any, ns: Namespaces) -> Problem | None:
@@ -178,7 +178,7 @@ class _Describer:
 
     def _dataclass_fields(self, klass: type, tvars: _TypeVars) -> list[td.Field]:
         described = []
-        for f in dataclasses.fields(klass):  # type: ignore[arg-type]
+        for f in dataclasses.fields(klass):
             owner = next(
                 (k for k in klass.__mro__ if f.name in inspect.get_annotations(k)),
                 klass,

@@ -38,7 +38,6 @@ class _PathRecorder:
         return _PathRecorder((*self._jaxdc_path, name))
 
 
-
 def _record_path(where: Callable[[Any], object]) -> tuple[str, ...]:
     try:
         result = where(_PathRecorder(()))
