@@ -492,8 +492,14 @@ def test_plugin_data_and_jit_messages_are_the_shared_sentences(project: Project)
 
 # --- no module builds message text itself -------------------------------------------------
 
-# Runtime modules other helpers still migrate to the shared messages (remove when done).
-_NOT_YET_MIGRATED = {"_copy_and_mutate.py", "_jit.py", "_serialization.py"}
+# Runtime modules other helpers still migrate to the shared messages (remove when done;
+# _shapes_annotations: two reason fragments for malformed Annotated shape metadata).
+_NOT_YET_MIGRATED = {
+    "_copy_and_mutate.py",
+    "_jit.py",
+    "_serialization.py",
+    "_shapes_annotations.py",
+}
 
 
 def _modules() -> list[Path]:
