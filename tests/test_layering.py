@@ -28,6 +28,7 @@ RUNTIME_LAYERS = {
     "_field": 0,
     "_mutation": 0,
     "_display": 0,
+    "_tracebacks": 0,
     "_shapes_annotations": 0,
     "_annotations": 1,
     "_shapes_check": 1,
@@ -48,12 +49,14 @@ RUNTIME_LAYERS = {
     "_serialization": 9,
     "_registration": 10,
     "_dataclass": 11,
-    # 12: features built on classes
+    # 12-13: features built on classes (`_edit` is a package: copy_and_mutate's machinery)
     "_node": 12,
     "_jit": 12,
-    "_copy_and_mutate": 12,
-    # 13: the public package
-    "__init__": 13,
+    "_edit": 12,
+    "_copy_and_mutate": 13,
+    # 14: the public package; 15: drop-in modules for other libraries' users
+    "__init__": 14,
+    "compat": 15,
 }
 PLUGIN_LAYERS = {
     "names": 0,
@@ -113,18 +116,23 @@ def _check_package(
     folder: Path, package: str, layers: dict[str, int], lazy: set[tuple[str, str]]
 ) -> list[str]:
     problems = []
-    modules = sorted(p.stem for p in folder.glob("*.py"))
-    for name in modules:
+    # A subpackage (`_edit/`) is one unit: its files share its layer.
+    files = {p.stem: [p] for p in folder.glob("*.py")}
+    files |= {
+        p.name: sorted(p.rglob("*.py")) for p in folder.iterdir() if (p / "__init__.py").is_file()
+    }
+    for name in sorted(files):
         if name not in layers:
             problems.append(f"{package}.{name} has no layer: add it to {Path(__file__).name}")
             continue
-        for imported, module_level in _imports(folder / f"{name}.py", package):
+        imports = [found for path in files[name] for found in _imports(path, package)]
+        for imported, module_level in imports:
             head, _, rest = imported.partition(".")
             if head != package or not rest:
                 continue
             target = rest.split(".")[0]
-            if target not in layers:
-                continue  # a subpackage (jaxdc.compat): checked on its own
+            if target == name or target not in layers:
+                continue  # its own parts, or names that are no module
             if not module_level and (name, target) not in lazy:
                 problems.append(f"{package}.{name} imports {target} inside a function")
             elif module_level and layers[target] >= layers[name]:
