@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import _jaxdc_rules
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
@@ -132,8 +133,10 @@ class JaxdcPlugin(Plugin):
 
 
 def _source_digest() -> str:
-    """Hash of the plugin's own code: mypy only watches the entry module's file."""
+    """Hash of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy only
+    watches the entry module's file."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    for package in (Path(__file__).parent, Path(_jaxdc_rules.__file__).parent):
+        for path in sorted(package.glob("*.py")):
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
