@@ -502,21 +502,6 @@ class Reexported$n(PyTreeNode):
 """,
 }
 
-# Fragments that crash (RecursionError) or hang mypy + jaxdc_mypy today, in the plugin's
-# walks over types. The rules rework of those walks fixes them; until it is merged they are
-# left out of the generated modules (JAXDC_FUZZ_PENDING=1 puts them back, to check a fix).
-PENDING = frozenset(
-    {
-        "recursive_data_alias",
-        "recursive_static_alias",
-        "recursive_unhashable_alias",
-        "recursive_namedtuple",
-        "recursive_typeddict_data",
-        "recursive_typeddict_static",
-        "jit_static_parameters",
-    }
-)
-
 # A module that does not parse: mypy must report it (a blocking error), never crash.
 SYNTAX_ERROR = """
 @pytree_dataclass
@@ -533,15 +518,13 @@ class FuzzModule:
     source: str
 
 
-def generate(
-    count: int, seed: int = 0, *, both_forms: bool = True, leave_out: frozenset[str] = frozenset()
-) -> list[FuzzModule]:
+def generate(count: int, seed: int = 0, *, both_forms: bool = True) -> list[FuzzModule]:
     """`count` modules `fuzz_000`, `fuzz_001`, ...: the first ones hold one fragment each
     (so a failure names its fragment), every fragment without and with `from __future__
     import annotations` (`both_forms`; else alternating); the rest are random mixes of two
     to five fragments."""
     rng = random.Random(seed)
-    names = [name for name in FRAGMENTS if name not in leave_out]
+    names = list(FRAGMENTS)
     singles = [(name, False) for name in names] + [(name, True) for name in names]
     if not both_forms:
         singles = [(name, i % 2 == 1) for i, name in enumerate(names)]

@@ -83,7 +83,7 @@ def test_data_written_for_another_version_is_refused_naming_the_fields(
 
 
 def test_older_positional_data_is_checked_by_length(versioned: types.ModuleType) -> None:
-    from jaxdc._construct import reconstruct
+    from jaxdc._dataclass import reconstruct
 
     cls = _define(versioned, {"w": jax.Array, "name": jdc.Static[str]})
     assert reconstruct(cls, (jnp.ones(1), "x")).name == "x"

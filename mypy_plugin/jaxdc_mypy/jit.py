@@ -11,7 +11,7 @@ from mypy.nodes import CallExpr, Decorator, FuncDef, SymbolTableNode
 from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type
 
-from . import codes, compat, messages, syntax
+from . import compat, messages, syntax
 from .checks import ClassChecker
 from .static_spelling import is_static_spelling
 
@@ -30,7 +30,7 @@ class JitChecker:
         written, analysed = func.unanalyzed_type, func.type
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
-        hashability = self._classes.hashability(ctx.api)
+        rules = self._classes.rules(ctx.api)
 
         def lookup(name: str, _: object) -> SymbolTableNode | None:
             return compat.lookup_in_checked_module(ctx.api, name)
@@ -38,10 +38,10 @@ class JitChecker:
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
             if not is_static_spelling(typ, annotation, lookup):
                 continue
-            problem = hashability.unhashable_part(typ)
+            problem = rules.unhashable_part(typ)
             if problem is not None:
                 message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
-                ctx.api.fail(message, argument, code=codes.STATIC)
+                message.report(ctx.api, argument)
 
 
 def _jitted_function(ctx: FunctionContext) -> FuncDef | None:

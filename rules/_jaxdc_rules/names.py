@@ -14,6 +14,7 @@ DECORATOR_CALL = "jaxdc._dataclass.PytreeDataclassDecorator.__call__"
 PYTREE_NODE = "jaxdc._node.PyTreeNode"
 PYTREE_NODE_REPLACE = "jaxdc._node.PyTreeNode.replace"
 STATIC = "jaxdc._static.Static"
+STATIC_MARKER = "jaxdc._static.STATIC_MARKER"  # Annotated[T, STATIC_MARKER]
 FIELD = "jaxdc._field.field"
 STATIC_FIELD = "jaxdc._field.static_field"
 REPLACE = "jaxdc._replace.replace"
@@ -106,8 +107,6 @@ _ALIASES = {
     "collections.abc.MutableSet": "typing.MutableSet",
     "flax.core.FrozenDict": "flax.core.frozen_dict.FrozenDict",
 }
-# Modules whose classes messages show without the module (``list``, ``Sequence``).
-UNQUALIFIED_MODULES = frozenset({"builtins", "typing", "typing_extensions", "collections.abc"})
 
 
 def canonical(fullname: str) -> str:
@@ -118,3 +117,14 @@ def canonical(fullname: str) -> str:
     if fullname.startswith("collections.abc."):
         return "typing." + fullname[len("collections.abc.") :]
     return fullname
+
+
+def canonical_class(module: str, qualname: str) -> tuple[str, str]:
+    """(module, qualified name) of a class under its canonical fully qualified name:
+    ``collections.abc``/``Set`` -> ``typing``/``AbstractSet``, as mypy names it."""
+    fullname = f"{module}.{qualname}"
+    alias = canonical(fullname)
+    if alias == fullname:
+        return module, qualname
+    head, _, name = alias.rpartition(".")
+    return head, name

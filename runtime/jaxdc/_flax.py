@@ -16,7 +16,7 @@ import weakref
 from types import ModuleType
 from typing import Any
 
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._spec import spec_of
 
 __all__ = ["on_new_class"]

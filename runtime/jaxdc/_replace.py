@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from _jaxdc_rules import messages
 
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._spec import spec_of
 
 __all__ = ["initvar_missing_error", "refused_field_error", "replace", "unknown_fields_error"]

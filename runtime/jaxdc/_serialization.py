@@ -35,7 +35,7 @@ import jax
 import numpy as np
 from _jaxdc_rules import messages
 
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._shapes import check_instance
 from jaxdc._spec import ClassSpec, spec_of
 
