@@ -186,15 +186,6 @@ def _refusal_cases() -> Iterator[Case]:
                 lambda o, n=name: jdc.replace(o, **{n: 1}),
                 ValueError,
             )
-        for name in [f.name for f in fields if not f.init]:
-            yield Case(
-                "replace init=False",
-                model,
-                name,
-                1,
-                lambda o, n=name: jdc.replace(o, **{n: 1}),
-                ValueError,
-            )
         for name in ["typo", "_private"]:
             yield Case(
                 "replace unknown", model, name, 1, lambda o, n=name: jdc.replace(o, **{n: 1})

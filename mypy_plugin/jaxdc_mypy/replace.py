@@ -54,8 +54,8 @@ def _pytree_instance(typ: Type) -> Instance | None:
 
 
 def _keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:
-    """What replace takes, as the runtime does: the fields ``__init__`` accepts that the
-    pytree carries (a ``pytree=False`` field's new value would revert to its default after
+    """What replace takes, as the runtime does: the fields the pytree carries (``init=False``
+    ones too; a ``pytree=False`` field's new value would revert to its default after
     ``jit``), optional; and the InitVars ``__post_init__`` is given again, required when
     they have no default (a class with its own ``__init__`` takes none: replace does not
     run its ``__post_init__``)."""
@@ -63,9 +63,9 @@ def _keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list
     kinds: list[ArgKind] = []
     types: list[Type] = []
     excluded = {f.name for f in pytree_fields(instance.type) if f.kind == EXCLUDED}
-    for name, in_init in compat.dataclass_fields(instance.type):
+    for name, _ in compat.dataclass_fields(instance.type):
         typ = compat.member_type(instance, name)
-        if in_init and typ is not None and name not in excluded:
+        if typ is not None and name not in excluded:
             accepted.append(name)
             kinds.append(ARG_NAMED_OPT)
             types.append(typ)

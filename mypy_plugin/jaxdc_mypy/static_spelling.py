@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from _jaxdc_rules import messages as text
 from mypy.nodes import Context, PlaceholderNode, SymbolTableNode, TypeAlias
 from mypy.plugin import AnalyzeTypeContext
 from mypy.types import (
@@ -138,10 +139,7 @@ def is_bare_static_alias(sym: SymbolTableNode | None) -> bool | None:
 def subscript_static(static: TypeAlias, ctx: AnalyzeTypeContext) -> Type:
     """``S[T]`` for a bare alias ``S`` of ``static`` (the ``Static`` alias): ``Static[T]``."""
     if len(ctx.type.args) > 1:
-        ctx.api.fail(
-            f"Bad number of arguments for type alias, expected 1, given {len(ctx.type.args)}",
-            ctx.context,
-        )
+        ctx.api.fail(text.static_alias_arguments(len(ctx.type.args)), ctx.context)
         return AnyType(TypeOfAny.from_error)
     args = [ctx.api.analyze_type(arg) for arg in ctx.type.args]
     return TypeAliasType(

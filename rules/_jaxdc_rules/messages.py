@@ -724,6 +724,11 @@ def unpickle_field_count(cls: str, fields: Iterable[str], count: int) -> str:
     )
 
 
+def static_alias_arguments(given: int) -> str:
+    """``S[int, str]`` for ``S = jdc.Static`` (mypy's own wording for other aliases)."""
+    return f"Bad number of arguments for type alias, expected 1, given {given}"
+
+
 def decorate_not_a_class(where: str, what: str) -> str:
     """``@pytree_dataclass`` on a function, an instance, a module, ..."""
     return (
@@ -757,15 +762,6 @@ def replace_excluded_field(name: str, cls: str) -> str:
         f"(pytree=False), so the new value would silently revert to its default after "
         f"jit/vmap/tree_map. Fix: carry it in the pytree (drop pytree=False), or build a new "
         f"instance."
-    )
-
-
-def replace_init_false_field(name: str, cls: str) -> str:
-    return (
-        f"replace() cannot set field '{name}' of class '{cls}': it is declared with "
-        f"init=False (its value comes from __post_init__ or its default), as "
-        f"dataclasses.replace() refuses too. Fix: change the fields it is computed from, or "
-        f"set it inside `with jaxdc.copy_and_mutate(obj) as new:`."
     )
 
 

@@ -293,13 +293,13 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     costs more than the copy) and walks only the changed names. Like
     `dataclasses.replace`, `__post_init__` runs again (it may validate or derive fields)
     with the InitVars given (or their defaults), except for classes with a custom
-    `__init__`, whose construction protocol lacks it; and like it, a field that `__init__`
-    does not take (`init=False`) cannot be given, nor can a field left out of the pytree
-    (`pytree=False`), whose value would silently revert to its default after `jit`.
+    `__init__`, whose construction protocol lacks it. A field left out of the pytree
+    (`pytree=False`) cannot be given: its value would silently revert to its default after
+    `jit`. (`init=False` fields are carried in the pytree, so they can be.)
     """
     cls = spec.cls
     names = [f.name for f in spec.fields]
-    settable = [f.name for f in spec.fields if f.kind != "excluded" and f.field.init]
+    settable = [f.name for f in spec.fields if f.kind != "excluded"]
     refused = [n for n in names if n not in settable]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []

@@ -3,9 +3,10 @@
 When `flax.serialization` is imported (before or after jaxdc), every jaxdc class, existing
 and future, is registered with it, so `flax.serialization.to_state_dict`,
 `from_state_dict`, `to_bytes` and `from_bytes` work on jaxdc instances, in the state-dict
-format of `_serialization`. `import jaxdc` itself never imports flax (jax_dataclasses pays
-~650 ms for that): an import hook waits for flax.serialization to be imported by someone
-else, then registers the classes. Registration calls `on_new_class` for every class.
+format of `_serialization` (the key check and the rebuild are `_state`'s). `import jaxdc`
+itself never imports flax (jax_dataclasses pays ~650 ms for that): an import hook waits for
+flax.serialization to be imported by someone else, then registers the classes.
+Registration calls `on_new_class` for every class.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from jaxdc._display import class_name
 from jaxdc._spec import spec_of
+from jaxdc._state import fields_of, rebuild
 
 __all__ = ["on_new_class"]
 
@@ -35,9 +37,6 @@ def on_new_class(cls: type) -> None:
 
 
 def _register_with_flax(flax_serialization: ModuleType, cls: type) -> None:
-    # The state-dict format itself; imported only once flax is there to use it.
-    from jaxdc._serialization import fields_of, rebuild
-
     spec = spec_of(cls)
     assert spec is not None
     names = spec.data

@@ -43,20 +43,14 @@ def unknown_fields_error(obj: Any, changes: dict[str, Any]) -> None:
     ignored = [name for name in unknown if name in spec.initvars]
     if ignored:
         raise TypeError(messages.replace_initvar_ignored(ignored[0], cls))
-    settable = [f.name for f in spec.fields if f.kind != "excluded" and f.field.init]
+    settable = [f.name for f in spec.fields if f.kind != "excluded"]
     settable += [f"{n} (InitVar)" for n in spec.initvars if takes_initvars]
     raise TypeError(messages.replace_unknown_fields(unknown, cls, settable or ["(none)"]))
 
 
 def refused_field_error(obj: Any, name: str) -> None:
-    """`replace(obj, f=...)` on a field `__init__` does not take or the pytree leaves out."""
-    spec = spec_of(type(obj))
-    assert spec is not None
-    cls = class_name(type(obj))
-    field = next(f for f in spec.fields if f.name == name)
-    if field.kind == "excluded":
-        raise ValueError(messages.replace_excluded_field(name, cls))
-    raise ValueError(messages.replace_init_false_field(name, cls))
+    """`replace(obj, f=...)` on a field the pytree leaves out (`pytree=False`)."""
+    raise ValueError(messages.replace_excluded_field(name, class_name(type(obj))))
 
 
 def initvar_missing_error(obj: Any, name: str) -> None:

@@ -22,7 +22,8 @@ where it has None: restoring it would change the tree structure), a shape or dty
 differs from the target's leaf. Restored instances are built like jit outputs: `__init__`
 and `__post_init__` are not run.
 
-`flax.serialization` support (registering every jaxdc class with it) is in `_flax`.
+`flax.serialization` support (registering every jaxdc class with it) is in `_flax`; the key
+check and the rebuild both use are in `_state`.
 """
 
 from __future__ import annotations
@@ -31,15 +32,14 @@ from collections.abc import Mapping
 from numbers import Number
 from typing import Any, TypeVar
 
-import jax
 import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._display import class_name
-from jaxdc._shapes import check_instance
 from jaxdc._spec import ClassSpec, spec_of
+from jaxdc._state import fields_of, rebuild
 
-__all__ = ["fields_of", "from_state_dict", "rebuild", "to_state_dict"]
+__all__ = ["from_state_dict", "to_state_dict"]
 
 _T = TypeVar("_T")
 
@@ -115,20 +115,6 @@ def _from_state(target: Any, state: Any, path: str, owner: str = "") -> Any:
     return state
 
 
-def fields_of(state: Any, keys: list[str] | tuple[str, ...], path: str, target: Any) -> list[Any]:
-    """The values of `keys` in `state`, which must have exactly those keys."""
-    owner = _type(target)
-    if not isinstance(state, Mapping):
-        raise ValueError(messages.state_not_a_dict(path, keys, owner, _type(state)))
-    missing = [k for k in keys if k not in state]
-    unknown = [k for k in state if k not in keys]
-    if missing or unknown:
-        spec = _spec(target)
-        static = [n for n in spec.static if n in unknown] if spec is not None else []
-        raise ValueError(messages.state_keys(path, owner, keys, missing, unknown, static))
-    return [state[k] for k in keys]
-
-
 def _check_leaf(target: Any, value: Any, path: str) -> None:
     """`value` may replace the leaf `target`: the same kind of leaf (an array where the
     target has an array or a number, None where it has None), of the same shape and dtype."""
@@ -182,14 +168,6 @@ def _type(value: Any) -> str:
 def _is_namedtuple(value: Any) -> bool:
     """flax's test: a tuple with `_fields` (typing.NamedTuple and collections.namedtuple)."""
     return isinstance(value, tuple) and hasattr(value, "_fields")
-
-
-def rebuild(target: Any, children: list[Any]) -> Any:
-    """A new instance of target's class with these data fields, built by its unflatten."""
-    _, treedef = jax.tree_util.tree_flatten(target, is_leaf=lambda x: x is not target)
-    rebuilt = jax.tree_util.tree_unflatten(treedef, children)
-    check_instance(rebuilt)  # check_shapes=True: restored values are checked like new ones
-    return rebuilt
 
 
 def _spec(value: Any) -> ClassSpec | None:
