@@ -127,13 +127,6 @@ def _restore(obj: Any, name: str, value: Any) -> Any:
     return jdc.from_state_dict(obj, state)
 
 
-# copy_and_mutate compares a new static value with the old one by ==, which an array may
-# answer with an array or a TypeError: "truth value of an array is ambiguous" instead of the
-# static-value error. copy_and_mutate is the edit helper's; until it is fixed, exactly that
-# failure is an expected one (any other outcome is judged as usual).
-_KNOWN_EDIT_BUG = ("truth value of an array", "unsupported operand type(s) for ==")
-
-
 def _static_cases() -> Iterator[Case]:
     """Unhashable values for static fields: construction, replace, copy_and_mutate."""
     for model in MAKERS:
@@ -267,12 +260,7 @@ def test_bad_input_raises_a_documented_error_naming_it_and_changes_nothing(case:
     obj = MAKERS[case.model]()
     before = _snapshot(obj)
     with pytest.raises(case.expected) as info:
-        try:
-            case.run(obj)
-        except (ValueError, TypeError) as exc:
-            if case.operation == "copy_and_mutate" and any(k in str(exc) for k in _KNOWN_EDIT_BUG):
-                pytest.xfail(f"copy_and_mutate compares static values with ==: {exc}")
-            raise
+        case.run(obj)
     message = str(info.value)
     for needle in case.names:
         assert needle in message, f"{needle} not in: {message}"

@@ -24,6 +24,7 @@ __all__ = [
     "run_post_init",
     "seal",
     "static_value_error",
+    "static_value_message",
     "wrap_custom_init",
 ]
 
@@ -62,12 +63,11 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
         try:
             hash(value)
         except TypeError as exc:
-            raise TypeError(
-                _static_value_message(class_name(type(obj)), name, value, exc)
-            ) from None
+            raise TypeError(static_value_message(class_name(type(obj)), name, value, exc)) from None
 
 
-def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
+def static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
+    """Why `value` cannot be the static field `name` of `cls_name` (`exc`: hash()'s error)."""
     array = _find_array(value)
     if array is None:
         return messages.static_value_unhashable(name, cls_name, class_name(type(value)), str(exc))
