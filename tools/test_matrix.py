@@ -1,0 +1,191 @@
+"""Run the whole test suite once per supported environment: `make test-matrix`.
+
+Why a script rather than a make loop: each leg needs its own interpreter, its own venv and,
+for the oldest leg, pinned constraints (`constraints-oldest.txt` says why), and the point of
+the run is the record it leaves: which exact versions passed, with what counts, in how long.
+The legs run one after another (the suite itself uses two workers), each to the end, so one
+failing leg does not hide the others.
+
+    python tools/test_matrix.py                  # every leg
+    python tools/test_matrix.py py3.13 oldest    # some legs
+    python tools/test_matrix.py --fresh oldest   # rebuild the venv first
+    python tools/test_matrix.py oldest -- tests/test_jit.py   # pytest arguments after --
+
+Venvs live in `.venv-matrix/<leg>/` and are reused while pyproject.toml, the leg's
+constraints and the interpreter are unchanged. Each leg leaves `versions.txt` (pip freeze)
+and `pytest.log` there, and the run writes `.venv-matrix/summary.md`. Stdlib only: it runs
+on whichever Python starts it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MATRIX = REPO / ".venv-matrix"
+TOOLS = REPO / "tools"
+
+# The versions that matter for a leg's verdict, printed in the summary.
+KEY_PACKAGES = ("jax", "jaxlib", "numpy", "mypy", "flax", "orbax-checkpoint", "equinox")
+
+
+@dataclass(frozen=True)
+class Leg:
+    name: str
+    python: str  # "3.10"
+    constraints: Path | None = None
+
+
+LEGS = {
+    leg.name: leg
+    for leg in (
+        Leg("py3.10", "3.10"),
+        Leg("py3.11", "3.11"),
+        Leg("py3.12", "3.12"),
+        Leg("py3.13", "3.13"),
+        Leg("oldest", "3.10", TOOLS / "constraints-oldest.txt"),
+    )
+}
+
+
+def find_interpreter(version: str) -> Path:
+    """`python3.X` from PATH, else the newest pyenv build of 3.X."""
+    found = shutil.which(f"python{version}")
+    if found:
+        return Path(found)
+    home = Path.home() / ".pyenv" / "versions"
+    builds = glob.glob(str(home / f"{version}.*" / "bin" / f"python{version}"))
+    if not builds:
+        raise SystemExit(f"no python{version} on PATH or under {home}")
+    return Path(max(builds, key=lambda p: [int(n) for n in re.findall(r"\d+", Path(p).parts[-3])]))
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=REPO, env=env)
+
+
+def install_digest(leg: Leg, interpreter: Path) -> str:
+    """What the venv was built from: rebuild when any of it changes."""
+    h = hashlib.sha256(str(interpreter).encode())
+    for path in (REPO / "pyproject.toml", leg.constraints):
+        if path is not None:
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def ensure_venv(leg: Leg, fresh: bool) -> tuple[Path, float]:
+    """The leg's venv with `.[dev]` installed editable; returns (python, install seconds)."""
+    venv = MATRIX / leg.name
+    python = venv / "bin" / "python"
+    interpreter = find_interpreter(leg.python)
+    stamp = venv / ".installed"
+    digest = install_digest(leg, interpreter)
+    if not fresh and stamp.exists() and stamp.read_text() == digest:
+        return python, 0.0
+    start = time.monotonic()
+    stamp.unlink(missing_ok=True)
+    run([str(interpreter), "-m", "venv", "--clear", str(venv)])
+    run([str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    constraints = ["-c", str(leg.constraints)] if leg.constraints else []
+    run([str(python), "-m", "pip", "install", "-q", "-e", ".[dev]", *constraints])
+    # What `make venv` also does, so the suite itself needs no network: pyright's node
+    # package, and the venv with the oldest supported mypy that the plugin tests use.
+    run([str(venv / "bin" / "pyright"), "--version"])
+    run(
+        [str(python), "-c", "from test_plugin_oldest_mypy import _ensure_venv; _ensure_venv()"],
+        env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
+    )
+    frozen = subprocess.run(
+        [str(python), "-m", "pip", "freeze", "--exclude-editable"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    (venv / "versions.txt").write_text(frozen)
+    stamp.write_text(digest)
+    return python, time.monotonic() - start
+
+
+def versions(python: Path) -> dict[str, str]:
+    code = (
+        "import sys, importlib.metadata as m\n"
+        "print('python', sys.version.split()[0])\n"
+        f"for name in {KEY_PACKAGES!r}:\n"
+        "    print(name, m.version(name))\n"
+    )
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    return dict(line.split(" ", 1) for line in out.stdout.splitlines())
+
+
+def run_suite(leg: Leg, python: Path, pytest_args: list[str]) -> tuple[int, str, float]:
+    """pytest on the whole suite; returns (exit code, closing summary, seconds)."""
+    log = MATRIX / leg.name / "pytest.log"
+    env = {**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}"}
+    env["VIRTUAL_ENV"] = str(python.parent.parent)
+    cmd = [str(python), "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *pytest_args]
+    print("+", " ".join(cmd), f"> {log.relative_to(REPO)}", flush=True)
+    start = time.monotonic()
+    with open(log, "w") as out:
+        proc = subprocess.run(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    seconds = time.monotonic() - start
+    code = proc.returncode
+    lines = log.read_text().splitlines()
+    closing = next((ln.strip("= ") for ln in reversed(lines) if re.search(r" in [\d.]+s", ln)), "")
+    # Failures and errors are what a reader of the summary needs next.
+    for line in lines:
+        if line.startswith(("FAILED ", "ERROR ")):
+            print("   ", line, flush=True)
+    return code, closing, seconds
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    argv, pytest_args = argv[:split], argv[split + 1 :]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("legs", nargs="*", metavar="LEG", help=f"any of {', '.join(LEGS)}")
+    parser.add_argument("--fresh", action="store_true", help="rebuild the legs' venvs")
+    args = parser.parse_args(argv)
+    unknown = set(args.legs) - set(LEGS)
+    if unknown:
+        parser.error(f"unknown legs {sorted(unknown)}; choose from {', '.join(LEGS)}")
+    MATRIX.mkdir(exist_ok=True)
+    rows = []
+    failed = False
+    for name in args.legs or LEGS:
+        leg = LEGS[name]
+        print(f"== {name}", flush=True)
+        try:
+            python, install_seconds = ensure_venv(leg, args.fresh)
+        except subprocess.CalledProcessError as exc:
+            print(f"   install failed: {exc}", flush=True)
+            rows.append((name, "install failed", "", 0.0, 0.0))
+            failed = True
+            continue
+        found = versions(python)
+        print("  ", ", ".join(f"{k} {v}" for k, v in found.items()), flush=True)
+        code, closing, seconds = run_suite(leg, python, pytest_args)
+        failed |= code != 0
+        print(f"   {closing or f'pytest exited {code}'}", flush=True)
+        shown = ", ".join(f"{k} {v}" for k, v in found.items())
+        rows.append((name, closing or f"pytest exited {code}", shown, install_seconds, seconds))
+    table = ["| leg | result | versions | install s | tests s |", "| --- | --- | --- | --- | --- |"]
+    table += [f"| {n} | {r} | {v} | {i:.0f} | {t:.0f} |" for n, r, v, i, t in rows]
+    (MATRIX / "summary.md").write_text("\n".join(table) + "\n")
+    print("\n".join(["", *table]))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
