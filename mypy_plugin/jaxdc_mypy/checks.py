@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from mypy.nodes import Context, MypyFile, TypeInfo
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Type
+from mypy.types import Instance, Type
 
 from . import codes, compat, messages
 from .arraylike import ANY, ArrayLikeRules
@@ -21,7 +21,6 @@ from .fields import (
     DATA,
     STATIC,
     PytreeField,
-    declared_type,
     declaring_statements,
     pytree_fields,
 )
@@ -64,7 +63,8 @@ class ClassChecker:
 
         A field declared in this class is reported on its own line. An inherited field is
         reported here only if this class changes its type (a generic base specialised,
-        ``class B(A[list[int]])``): otherwise the base already reported it.
+        ``class B(A[list[int]])``): otherwise a base already reported it, or had nothing
+        to report (``class C(B)`` inherits B's ``list[int]`` and B's error).
         """
         hashability = self.hashability(api)
         arrays = self._arraylike()
@@ -73,7 +73,7 @@ class ClassChecker:
             if field.kind not in (DATA, STATIC):
                 continue
             typ = compat.member_type(instance, field.name)
-            if typ is None or (field.owner is not info and typ == declared_type(field)):
+            if typ is None or (field.owner is not info and _inherited_as_is(instance, field, typ)):
                 continue
             if field.kind == STATIC:
                 problem = hashability.unhashable_part(typ)
@@ -101,6 +101,17 @@ class ClassChecker:
             message = messages.data_not_arraylike(field.name, info.name, shown, problem)
             code = codes.DATA
         api.fail(message, _where(info, field), code=code)
+
+
+def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
+    """Whether a direct base that has ``field`` declares it with the same type ``typ``
+    (in its own terms: ``Base[T]`` declares ``T``, which ``Base[list[int]]`` changes)."""
+    for base in instance.type.bases:
+        if field.owner in base.type.mro:
+            own = compat.member_type(compat.self_instance(base.type), field.name)
+            if own == typ:
+                return True
+    return False
 
 
 def _where(info: TypeInfo, field: PytreeField) -> Context:

@@ -511,6 +511,31 @@ def config_name_not_found(setting: str, name: str, why: str) -> str:
 
 
 # =========================================================================================
+# mypy plugin: assigning fields, Static[...] under jax.jit (appended by the checkers owner)
+# =========================================================================================
+
+
+def read_only_note(name: str, cls: str) -> str:
+    """The note under mypy's "Property ... is read-only" for a field of a jaxdc instance."""
+    return (
+        f"'{cls}' is a frozen jaxdc class: its fields can be set only on `self` in "
+        f"__init__/__post_init__, or on the copy inside `with jaxdc.copy_and_mutate(...)`. "
+        f"Fix: jaxdc.replace(obj, {name}=...), or `with jaxdc.copy_and_mutate(obj) as new: "
+        f"new.{name} = ...`."
+    )
+
+
+def jax_jit_ignores_static(param: str, function: str) -> str:
+    """A ``Static[...]`` parameter of a function jitted with ``jax.jit``, not made static."""
+    return (
+        f"parameter '{param}' of '{function}' is annotated Static[...], but jax.jit does not "
+        f"read that annotation: it traces '{param}' like an array argument. Fix: decorate "
+        f"'{function}' with @jaxdc.jit, which makes Static[...] parameters static, or pass "
+        f"static_argnames=('{param}',) to jax.jit."
+    )
+
+
+# =========================================================================================
 # copy_and_mutate (appended by the copy_and_mutate owner)
 # =========================================================================================
 
