@@ -11,7 +11,7 @@ import subprocess
 import sys
 import textwrap
 
-from test_plugin_support import Project, project, warm_cache  # noqa: F401
+from checkers import Project
 
 PRELUDE = """
 import dataclasses

@@ -1,4 +1,4 @@
-"""Setting a field that is not part of the pytree (init=False) during construction."""
+"""Setting a field left out of the pytree (pytree=False) during construction."""
 
 import jax
 import jax.numpy as jnp
@@ -10,10 +10,10 @@ from jaxdc import field, pytree_dataclass
 @pytree_dataclass
 class Stats:
     xs: jax.Array
-    count: int = field(init=False, default=0)
+    count: int = field(pytree=False, init=False, default=0)
 
     def __post_init__(self) -> None:
-        jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy jaxdc-mutation  # runtime: raises TypeError
+        jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy-plugin jaxdc-mutation: field 'count' of class 'Stats' is not part of the pytree (init=False or pytree=False), so a value computed during construction would be lost after jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: declare it jaxdc.field(init=False, pytree=True) to carry it, or compute it in a property.  # runtime: raises TypeError
 
 
 Stats(jnp.zeros(3))

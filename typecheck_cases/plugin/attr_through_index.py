@@ -20,4 +20,4 @@ net = Net([Layer(jnp.zeros(2)), Layer(jnp.zeros(2))])
 with jaxdc.copy_and_mutate(net) as new:
     jaxdc.attr(new.layers[1], lambda layer: layer.w).set(jnp.ones(2))
 assert float(new.layers[1].w.sum()) == 2.0 and float(net.layers[1].w.sum()) == 0.0
-jaxdc.attr(net.layers[0], lambda layer: layer.w).set(jnp.ones(2))  # E: mypy jaxdc-mutation  # runtime: raises FrozenInstanceError
+jaxdc.attr(net.layers[0], lambda layer: layer.w).set(jnp.ones(2))  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'w' of 'Layer' here: jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, w=...), or `with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.w).set(...)`.  # runtime: raises FrozenInstanceError

@@ -10,7 +10,7 @@ T = TypeVar("T")
 
 
 class Base(PyTreeNode, Generic[T]):
-    key: Static[T]
+    key: Static[T]  # E: ty invalid-type-arguments
     w: jax.Array
 
 
@@ -18,5 +18,5 @@ class Sizes(Base[tuple[int, ...]]):
     pass
 
 
-class Lists(Base[list[int]]):  # E: mypy jaxdc-static  # E: mypy type-var
+class Lists(Base[list[int]]):  # E: mypy type-var  # E: mypy-plugin jaxdc-static: static field 'key' of class 'Lists' has unhashable type 'list[int]': 'list' is mutable and not hashable. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: use an immutable type such as tuple[...] or frozenset[...], or make 'key' a data field.
     pass
