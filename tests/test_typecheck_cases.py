@@ -17,11 +17,11 @@ MARKERS = [marker for case in CASES for marker in case.markers]
 
 
 def _mypy_cache(checker: str, warm_cache: Path) -> Path:
-    """The cache the cases' mypy runs keep between sessions. The plugin run's starts as a
-    copy of the shared warm cache (same plugin, same settings); plain mypy cannot use it
-    (mypy discards a cache written with other plugins) and builds its own once."""
+    """The cache the cases' mypy + plugin run keeps between sessions. It starts as a copy of
+    the shared warm cache (same plugin, same settings); plain mypy cannot use that one (mypy
+    discards a cache written with other plugins) and builds its own once."""
     cache = checkers.REPO / ".mypy_cache" / f"typecheck_cases-{checker}"
-    if checker == "mypy-plugin" and not cache.exists():
+    if not cache.exists():
         shutil.copytree(warm_cache, cache)
     return cache
 
@@ -29,8 +29,10 @@ def _mypy_cache(checker: str, warm_cache: Path) -> Path:
 @pytest.mark.parametrize("checker", checkers.CHECKERS)
 def test_checker(checker: str, request: pytest.FixtureRequest) -> None:
     cache = None
-    if checker.startswith("mypy"):
+    if checker == "mypy-plugin":
         cache = _mypy_cache(checker, request.getfixturevalue("warm_cache"))
+    elif checker == "mypy":
+        cache = checkers.REPO / ".mypy_cache" / "typecheck_cases-mypy"
     problems = checkers.compare(checker, MARKERS, checkers.run_checker(checker, mypy_cache=cache))
     assert not problems, "\n".join(problems)
 

@@ -13,7 +13,9 @@ class HashableValue(Protocol):
 
 # The type variable's name is the rule: pyright's message for `Static[list[int]]` reads
 # `Could not specialize type "type[StaticTypeMustBeHashable@Static]"`.
-StaticTypeMustBeHashable = TypeVar("StaticTypeMustBeHashable", bound=HashableValue | type[Any] | None)
+StaticTypeMustBeHashable = TypeVar(
+    "StaticTypeMustBeHashable", bound=HashableValue | type[Any] | None
+)
 
 class _StaticMarker: ...
 
