@@ -12,6 +12,8 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +34,9 @@ __all__ = [
     "make_unflatten",
 ]
 
-_HAS_FACTORY = object()
+# dataclasses' own sentinel (shown as `<factory>`), so `inspect.signature` of a generated
+# `__init__` equals the dataclass one.
+_HAS_FACTORY = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", object())
 _UNCHANGED = object()
 
 # Every name the generated code uses besides field names starts with `_jx_`, so a field
@@ -56,6 +60,29 @@ def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> 
     ns = {**_BASE_NS, **ns}
     exec("\n".join(lines), ns)
     fn = ns[name]
+    fn.__qualname__ = f"{qualname}.{name}"
+    return fn
+
+
+def _compile_in_module(
+    name: str, lines: list[str], ns: dict[str, Any], qualname: str, module: str
+) -> Callable[..., Any]:
+    """`_compile`, but the function's globals are the class's module, as for dataclasses'
+    own `__init__`: tools that resolve its string annotations there (`typing.get_type_hints`,
+    jaxtyping, beartype) find the user's names. The names the code uses are passed as
+    closure variables of a factory, so it reads no globals itself."""
+    params = {**_BASE_NS, **ns}
+    factory = [
+        f"def _jx_factory({', '.join(params)}):",
+        *(f"    {line}" for line in lines),
+        f"    return {name}",
+    ]
+    made = _compile("_jx_factory", factory, {}, qualname)(**params)
+    module_globals = getattr(sys.modules.get(module), "__dict__", {})
+    fn = types.FunctionType(
+        made.__code__, module_globals, name, made.__defaults__, made.__closure__
+    )
+    fn.__kwdefaults__ = made.__kwdefaults__
     fn.__qualname__ = f"{qualname}.{name}"
     return fn
 
@@ -130,12 +157,24 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
             *_seal_lines(spec, "        ", self_name),
+            *_shape_check_lines(spec, ns, "        ", self_name),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
-    return _compile("__init__", lines, ns, cls.__qualname__)
+    init = _compile_in_module("__init__", lines, ns, cls.__qualname__, cls.__module__)
+    # What dataclasses gives its __init__, so signature-reading tools see the fields.
+    init.__annotations__ = {f.name: f.type for f in dc_fields if f.init} | {"return": None}
+    return init
+
+
+def _shape_check_lines(spec: ClassSpec, ns: dict[str, Any], indent: str, target: str) -> list[str]:
+    """`check_shapes=True` classes: check the finished instance (see `_shapes`)."""
+    if spec.shape_check is None:
+        return []
+    ns["_jx_check_shapes"] = spec.shape_check
+    return [f"{indent}_jx_check_shapes({target})"]
 
 
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -254,8 +293,11 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         ]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
+    ns: dict[str, Any] = {"_jx_cls": cls}
+    if not post_init:  # else __post_init__ ends in `finish`, which checks
+        lines += _shape_check_lines(spec, ns, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
-    return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
+    return _compile("replace", lines, ns, cls.__qualname__)
 
 
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:

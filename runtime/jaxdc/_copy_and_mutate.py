@@ -66,6 +66,7 @@ from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_resea
 from jaxdc._frozen import EDITING
 from jaxdc._hashability import class_name
 from jaxdc._printing import array_summary
+from jaxdc._shapes import check_instance, shape_checks_in_use
 from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
 
 __all__ = ["copy_and_mutate"]
@@ -190,6 +191,9 @@ class CopyAndMutate:
                         f"value of the same structure, shape and dtype, or pass validate=False "
                         f"if the change is intended."
                     )
+            if validate and shape_checks_in_use():  # the nodes this block made anew
+                for result in (root, *(e.final for e in self._order if e.final is not e.src)):
+                    check_instance(result)
         finally:  # drop the block <-> record cycles: no work left for the GC
             self._order.clear()
             self._containers = _EMPTY
