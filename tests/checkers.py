@@ -215,6 +215,7 @@ def run_zuban(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) ->
 PLUGIN_CASES = (
     "plugin",
     "copy_and_mutate_plain_assign.py",
+    "copy_and_mutate_in_methods.py",
     "copy_and_mutate_checked.py",
     "custom_init_plain_assign.py",
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from _jaxdc_rules import messages as text
 from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import Instance, Type, TypeVarType, get_proper_type
 
 from . import codes, compat, messages
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
@@ -37,8 +37,8 @@ def check_field_assignment(name: str, ctx: AttributeContext) -> Type:
     if not (isinstance(target, MemberExpr) and compat.is_assignment_target(ctx)):
         return ctx.default_attr_type
     reported = compat.read_only_errors(ctx.api, target, name)
-    owner = get_proper_type(ctx.type)
-    if not reported or not isinstance(owner, Instance) or not is_pytree_class(owner.type):
+    owner = _instance(ctx.type)
+    if not reported or owner is None or not is_pytree_class(owner.type):
         return ctx.default_attr_type
     window = _window(target.expr, target, ctx.api)
     if window is None:
@@ -63,8 +63,8 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
     if isinstance(where, LambdaExpr) and path is None:
         ctx.api.fail(messages.NOT_A_PATH, ctx.context, code=codes.MUTATION)
         return
-    obj_type = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
-    if not isinstance(obj_type, Instance) or not is_pytree_class(obj_type.type):
+    obj_type = _instance(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
+    if obj_type is None or not is_pytree_class(obj_type.type):
         return
     window = _window(obj, ctx.context, ctx.api)
     # `.set()` on `self` in a constructor assigns `self.<first>`: a longer path assigns a
@@ -80,6 +80,14 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
         problem = _left_out(obj_type, path[0], window)
         if problem is not None:
             ctx.api.fail(problem, ctx.context, code=codes.MUTATION)
+
+
+def _instance(typ: Type) -> Instance | None:
+    """The class instance ``typ`` is, seeing through ``Self`` and other type variables."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, TypeVarType):
+        proper = get_proper_type(proper.upper_bound)
+    return proper if isinstance(proper, Instance) else None
 
 
 def _window(owner: Expression, context: Context, api: CheckerPluginInterface) -> Window | None:
