@@ -493,8 +493,17 @@ def traced_comparison(cls: str, field: str) -> str:
 
 NOT_A_PATH = (
     "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
-    "`lambda o: o.a.b`"
+    "`lambda o: o.a.b` or `lambda o: o.layers[0].w`"
 )
+
+
+def attr_path_ends_in_item(path: str) -> str:
+    """A ``jaxdc.attr`` path whose last step is a subscript (``lambda o: o.layers[0]``)."""
+    return (
+        f"jaxdc.attr() assigns an attribute, but `lambda o: o{path}` ends in a subscript. "
+        f"Fix: assign the item directly (`new{path} = value`), or name an attribute of it "
+        f"(`lambda o: o{path}.w`)."
+    )
 
 
 # =========================================================================================
@@ -538,6 +547,85 @@ def jax_jit_ignores_static(param: str, function: str) -> str:
 # =========================================================================================
 # copy_and_mutate (appended by the copy_and_mutate owner)
 # =========================================================================================
+# Assigning an unknown name inside a block is `edit_no_such_field` (above), shared with the
+# root's frozen __setattr__.
+
+
+def edit_needs_node(type_: str, *, is_tuple: bool) -> str:
+    """``copy_and_mutate(obj)`` of something it cannot edit in place."""
+    fix = (
+        "pass a list (a tuple cannot be edited in place)."
+        if is_tuple
+        else "for other pytrees use jax.tree_util or equinox.tree_at."
+    )
+    return (
+        f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list or dict "
+        f"of them), got '{type_}'. Fix: {fix}"
+    )
+
+
+EDIT_ENTERED_TWICE = "a copy_and_mutate(...) context can be entered only once"
+
+
+def edit_other_open_block(cls: str) -> str:
+    """A node taken from one open block, met by another block."""
+    return (
+        f"copy_and_mutate() met a '{cls}' taken from another copy_and_mutate block that is "
+        f"still open. Fix: edit it through that block's copy directly; it is already "
+        f"editable there."
+    )
+
+
+def edit_after_block(name: str, cls: str) -> str:
+    """Assigning a field of a node read inside a block, after the block has ended."""
+    return (
+        f"cannot assign to field '{name}' of '{cls}': this object was read inside a "
+        f"copy_and_mutate block that has ended, so it is frozen. Fix: assign inside the block."
+    )
+
+
+def edit_rejected(path: str, what: str) -> str:
+    """What ``validate=True`` reports at exit (``path``: ``new.a.b``; ``what``: below)."""
+    return (
+        f"copy_and_mutate(validate=True): {path}: {what}. Fix: assign a value of the same "
+        f"structure, shape and dtype, or pass validate=False if the change is intended."
+    )
+
+
+def edit_field_changed(field: str, cls: str, what: str) -> str:
+    return f"field '{field}' of class '{cls}': {what}"
+
+
+def edit_static_changed(field: str, cls: str, old: object, new: object) -> str:
+    return (
+        f"static field '{field}' of class '{cls}' changed from {old!r} to {new!r}, which "
+        f"changes the tree structure"
+    )
+
+
+def edit_tree_changed(old: str, new: str) -> str:
+    return f"tree structure changed from {old} to {new}"
+
+
+def edit_leaf_changed(what: str, old: str, new: str) -> str:
+    """``what``: ``shape`` or ``dtype``; ``old``/``new``: the leaves as shown (``f32[3]``)."""
+    return f"{what} changed from {old} to {new}"
+
+
+def edit_array_leaf_replaced(old: str, new: str) -> str:
+    """An array leaf replaced by a non-array one, or the other way round."""
+    return (
+        f"changed from {old} to {new} (an array leaf and a non-array leaf cannot stand in "
+        f"for each other)"
+    )
+
+
+def edit_list_length(old: int, new: int) -> str:
+    return f"list length changed from {old} to {new}"
+
+
+def edit_dict_keys(old: list[object], new: list[object]) -> str:
+    return f"dict keys changed from {old} to {new}"
 
 
 # =========================================================================================

@@ -28,6 +28,7 @@ import jax
 import numpy as np
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
+from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["jit"]
 
@@ -119,21 +120,31 @@ class Jitted:
         )
         functools.update_wrapper(self, fun)
 
+    # Errors leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`,
+    # which adds no frame), as JAX drops its own: they point at the caller's line.
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return self._jitted(*args, **kwargs)
-        except ValueError as exc:
-            if not str(exc).startswith(_JAX_UNHASHABLE):
+        except Exception as exc:
+            try:
+                if _unhashable_static(exc):
+                    raise self._unhashable(args, kwargs) from None
                 raise
-            raise self._unhashable(args, kwargs) from None
+            except Exception as error:
+                drop_internal_frames(error)
+                raise
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return self._jitted.lower(*args, **kwargs)
-        except ValueError as exc:
-            if not str(exc).startswith(_JAX_UNHASHABLE):
+        except Exception as exc:
+            try:
+                if _unhashable_static(exc):
+                    raise self._unhashable(args, kwargs) from None
                 raise
-            raise self._unhashable(args, kwargs) from None
+            except Exception as error:
+                drop_internal_frames(error)
+                raise
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         """Bind like a function does, so `@jaxdc.jit` works on methods."""
@@ -160,6 +171,11 @@ class Jitted:
         return TypeError(f"a static argument of '{self._fun.__qualname__}' is not hashable")
 
 
+def _unhashable_static(exc: Exception) -> bool:
+    """JAX's error for an unhashable static argument (it names the type, not the parameter)."""
+    return isinstance(exc, ValueError) and str(exc).startswith(_JAX_UNHASHABLE)
+
+
 def _message(fun: str, name: str, value: Any) -> str:
     if isinstance(value, (jax.Array, np.ndarray)):
         return (
@@ -184,10 +200,18 @@ class _Bound:
         self._jitted, self._instance = jitted, instance
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._jitted(self._instance, *args, **kwargs)
+        try:
+            return self._jitted(self._instance, *args, **kwargs)
+        except Exception as exc:
+            drop_internal_frames(exc)
+            raise
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        return self._jitted.lower(self._instance, *args, **kwargs)
+        try:
+            return self._jitted.lower(self._instance, *args, **kwargs)
+        except Exception as exc:
+            drop_internal_frames(exc)
+            raise
 
     @property
     def __signature__(self) -> inspect.Signature:
