@@ -23,7 +23,7 @@ obj = Outer(Inner(jnp.zeros(2)), [Inner(jnp.zeros(2))])
 with jaxdc.copy_and_mutate(obj) as new:
     jaxdc.attr(new, lambda n: n.inner.x).set(jnp.ones(2))
     jaxdc.attr(new.layers[0], lambda layer: layer.x).set(jnp.ones(2))
-    jaxdc.attr(new, lambda n: n.layers[0].x).set(jnp.ones(2))  # runtime: raises TypeError
+    jaxdc.attr(new, lambda n: n.layers[0].x).set(jnp.ones(2))
 with jaxdc.copy_and_mutate(obj, validate=False) as renamed:
     jaxdc.attr(renamed, lambda n: n.name).set("p")
 assert float(new.inner.x.sum()) == 2.0 and float(obj.inner.x.sum()) == 0.0
