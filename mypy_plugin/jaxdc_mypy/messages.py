@@ -8,6 +8,7 @@ suggests ``Static[...]``. Pure Python (no mypy import) so other code can reuse i
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 STATIC_TEMPLATE = (
@@ -154,7 +155,7 @@ def excluded_in_construction(field: str, cls: str) -> str:
 
 def frozen_assignment(path: str | None, cls: str) -> str:
     target = f"field '{path}'" if path else "a field"
-    first = path.split(".")[0] if path else "field"
+    first = re.split(r"[.[]", path, maxsplit=1)[0] if path else "field"
     example = path or "field"
     return (
         f"cannot assign to {target} of '{cls}' here: jaxdc instances are frozen, like "

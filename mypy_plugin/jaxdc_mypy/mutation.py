@@ -20,7 +20,7 @@ from mypy.types import Instance, Type, TypeVarType, get_proper_type
 
 from . import codes, compat, messages
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
-from .windows import Window, find_window, root_name
+from .windows import Window, find_window
 
 
 def copy_type(ctx: FunctionContext) -> Type:
@@ -59,7 +59,7 @@ def check_attr_call(ctx: FunctionContext) -> Type:
 
 
 def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
-    path = attribute_path(where)
+    path = _attribute_path(where)
     if isinstance(where, LambdaExpr) and path is None:
         ctx.api.fail(messages.NOT_A_PATH, ctx.context, code=codes.MUTATION)
         return
@@ -110,7 +110,7 @@ def _left_out(owner: Instance, name: str, window: Window) -> str | None:
 Step = str | IndexExpr
 
 
-def attribute_path(where: Expression) -> list[Step] | None:
+def _attribute_path(where: Expression) -> list[Step] | None:
     """``lambda o: o.a.b`` -> ["a", "b"]; ``lambda n: n.layers[0].w`` -> ["layers", <[0]>,
     "w"]; None if ``where`` is not a one-argument lambda returning such a path."""
     if not isinstance(where, LambdaExpr) or len(where.arguments) != 1:
@@ -124,7 +124,7 @@ def attribute_path(where: Expression) -> list[Step] | None:
         expr = expr.expr if isinstance(expr, MemberExpr) else expr.base
     if not path or not isinstance(expr, NameExpr):
         return None
-    if expr.name != where.arguments[0].variable.name or root_name(expr) is None:
+    if expr.name != where.arguments[0].variable.name:
         return None
     return path[::-1]
 

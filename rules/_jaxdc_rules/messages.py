@@ -352,7 +352,7 @@ def frozen_delete(name: str, cls: str) -> str:
 def frozen_assignment_here(path: str | None, cls: str) -> str:
     """The plugin's ``jaxdc.attr(...).set()`` outside the places assignment is allowed."""
     target = f"field '{path}'" if path else "a field"
-    first = path.split(".")[0] if path else "field"
+    first = re.split(r"[.[]", path, maxsplit=1)[0] if path else "field"
     example = path or "field"
     return (
         f"cannot assign to {target} of '{cls}' here: jaxdc instances are frozen, like "
