@@ -24,7 +24,7 @@ class Stats:
 
     def __post_init__(self) -> None:
         self.mean = self.xs.mean()  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: mypy misc
-        self.count = 3  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: mypy misc  # E: mypy-plugin jaxdc-mutation: field 'count' of class 'Stats' is not part of the pytree (init=False or pytree=False), so a value computed during construction would be lost after jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: declare it jaxdc.field(init=False, pytree=True) to carry it, or compute it in a property.  # runtime: raises TypeError
+        self.count = 3  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: mypy misc  # E: mypy-plugin jaxdc-mutation: field 'count' of class 'Stats' is left out of the pytree (pytree=False), so a value set during construction would be lost after jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: drop pytree=False to carry it in the pytree (Static[...] if it is configuration), or compute it in a property.  # runtime: raises TypeError
 
 
 assert Linear(2).w.shape == (2,)

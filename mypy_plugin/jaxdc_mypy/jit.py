@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from _jaxdc_rules import messages as text
 from mypy.nodes import (
     Argument,
     CallExpr,
@@ -29,7 +28,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import CallableType, Type
 
-from . import codes, compat, messages, names, syntax
+from . import compat, messages, names, syntax
 from .checks import ClassChecker
 
 
@@ -44,12 +43,12 @@ class JitChecker:
         return ctx.default_return_type
 
     def _check(self, func: FuncDef, ctx: FunctionContext) -> None:
-        hashability = self._classes.hashability(ctx.api)
+        rules = self._classes.rules(ctx.api)
         for _, argument, typ in _static_parameters(func, ctx.api):
-            problem = hashability.unhashable_part(typ)
+            problem = rules.unhashable_part(typ)
             if problem is not None:
                 message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
-                ctx.api.fail(message, argument, code=codes.STATIC)
+                message.report(ctx.api, argument)
 
 
 def check_jax_jit(ctx: FunctionContext) -> Type:
@@ -61,8 +60,7 @@ def check_jax_jit(ctx: FunctionContext) -> Type:
     for index, argument, _ in _static_parameters(func, ctx.api):
         name = argument.variable.name
         if name not in static and index not in static:
-            message = text.jax_jit_ignores_static(name, func.name)
-            ctx.api.fail(message, argument, code=codes.JIT)
+            messages.jax_jit_ignores_static(name, func.name).report(ctx.api, argument)
     return ctx.default_return_type
 
 

@@ -13,12 +13,12 @@ for checkers without a plugin); the plugin gives it back the type of the origina
 
 from __future__ import annotations
 
-from _jaxdc_rules import messages as text
 from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
 from mypy.types import Instance, Type, TypeVarType, get_proper_type
 
-from . import codes, compat, messages
+from . import compat, messages
+from .describe import class_name
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
 from .windows import Window, find_window
 
@@ -42,12 +42,12 @@ def check_field_assignment(name: str, ctx: AttributeContext) -> Type:
         return ctx.default_attr_type
     window = _window(target.expr, target, ctx.api)
     if window is None:
-        compat.note(ctx.api, text.read_only_note(name, owner.type.name), target, codes.MUTATION)
+        messages.read_only_note(name, class_name(owner.type)).note(ctx.api, target)
         return ctx.default_attr_type
     compat.retract(ctx.api, reported)
     problem = _left_out(owner, name, window)
     if problem is not None:
-        ctx.api.fail(problem, target, code=codes.MUTATION)
+        problem.report(ctx.api, target)
     return ctx.default_attr_type
 
 
@@ -61,7 +61,7 @@ def check_attr_call(ctx: FunctionContext) -> Type:
 def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
     path = _attribute_path(where)
     if isinstance(where, LambdaExpr) and path is None:
-        ctx.api.fail(messages.NOT_A_PATH, ctx.context, code=codes.MUTATION)
+        messages.NOT_A_PATH.report(ctx.api, ctx.context)
         return
     obj_type = _instance(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
     if obj_type is None or not is_pytree_class(obj_type.type):
@@ -73,13 +73,11 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
         window = None
     if window is None:
         shown = _show(path) if path else None
-        ctx.api.fail(
-            messages.frozen_assignment(shown, obj_type.type.name), ctx.context, code=codes.MUTATION
-        )
+        messages.frozen_assignment(shown, class_name(obj_type.type)).report(ctx.api, ctx.context)
     elif path is not None and len(path) == 1 and isinstance(path[0], str):
         problem = _left_out(obj_type, path[0], window)
         if problem is not None:
-            ctx.api.fail(problem, ctx.context, code=codes.MUTATION)
+            problem.report(ctx.api, ctx.context)
 
 
 def _instance(typ: Type) -> Instance | None:
@@ -95,15 +93,15 @@ def _window(owner: Expression, context: Context, api: CheckerPluginInterface) ->
     return find_window(owner, context.line, compat.current_function(api), module)
 
 
-def _left_out(owner: Instance, name: str, window: Window) -> str | None:
+def _left_out(owner: Instance, name: str, window: Window) -> messages.ErrorMessage | None:
     """The runtime's error for setting field ``name`` of ``owner`` in ``window``, if any."""
     fields = pytree_fields(owner.type)
     if not any(field.name == name and field.kind == EXCLUDED for field in fields):
         return None
-    cls = owner.type.name
+    cls = class_name(owner.type)
     if window is Window.CONSTRUCTOR:
         return messages.excluded_in_construction(name, cls)
-    return text.edit_no_such_field(name, cls, [field.name for field in fields])
+    return messages.edit_no_such_field(name, cls, [field.name for field in fields])
 
 
 # One step of an attribute path: a name (`.a`) or an index (`[0]`, `[key]`, as written).

@@ -21,11 +21,11 @@ class Outer:
     def __init__(self, inner: Inner) -> None:
         jaxdc.attr(self, lambda s: s.inner).set(inner)
         jaxdc.attr(self, lambda s: s.mean).set(inner.x.mean())
-        jaxdc.attr(self, lambda s: s.cache).set(1)  # E: mypy-plugin jaxdc-mutation: field 'cache' of class 'Outer' is not part of the pytree (init=False or pytree=False), so a value computed during construction would be lost after jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: declare it jaxdc.field(init=False, pytree=True) to carry it, or compute it in a property.
-        jaxdc.attr(self, lambda s: s.inner.x + 1).set(inner.x)  # E: mypy-plugin jaxdc-mutation: jaxdc.attr() expects a function returning an attribute path of its argument, such as `lambda o: o.a.b`
+        jaxdc.attr(self, lambda s: s.cache).set(1)  # E: mypy-plugin jaxdc-mutation: field 'cache' of class 'Outer' is left out of the pytree (pytree=False), so a value set during construction would be lost after jit/vmap/tree_map (jaxdc never re-runs __init__/__post_init__ on unflatten). Fix: drop pytree=False to carry it in the pytree (Static[...] if it is configuration), or compute it in a property.
+        jaxdc.attr(self, lambda s: s.inner.x + 1).set(inner.x)  # E: mypy-plugin jaxdc-mutation: jaxdc.attr() expects a function returning an attribute path of its argument, such as `lambda o: o.a.b` or `lambda o: o.layers[0].w`
 
     def rename(self, name: str) -> None:
-        jaxdc.attr(self, lambda s: s.name).set(name)  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`.
+        jaxdc.attr(self, lambda s: s.name).set(name)  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: new.name = ...` (spelled `jaxdc.attr(new, lambda n: n.name).set(...)` where type checkers must accept it).
 
 
 def edit(obj: Outer) -> Outer:
@@ -34,8 +34,8 @@ def edit(obj: Outer) -> Outer:
         jaxdc.attr(new.inner, lambda i: i.x).set(jnp.ones(2))
         if new.name:
             jaxdc.attr(new, lambda n: n.name).set("edited")
-        jaxdc.attr(obj, lambda n: n.name).set("original")  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`.
-    jaxdc.attr(new, lambda n: n.name).set("too late")  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`.
+        jaxdc.attr(obj, lambda n: n.name).set("original")  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: new.name = ...` (spelled `jaxdc.attr(new, lambda n: n.name).set(...)` where type checkers must accept it).
+    jaxdc.attr(new, lambda n: n.name).set("too late")  # E: mypy-plugin jaxdc-mutation: cannot assign to field 'name' of 'Outer': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with jaxdc.copy_and_mutate(obj) as new: new.name = ...` (spelled `jaxdc.attr(new, lambda n: n.name).set(...)` where type checkers must accept it).
     return new
 
 
