@@ -81,11 +81,7 @@ class JaxdcPlugin(Plugin):
         return None
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname == names.STATIC:
-            from .static_alias import analyze_static
-
-            return analyze_static
-        return None
+        return self._handlers.analyze_static if fullname == names.STATIC else None
 
     # --- type checking: report ------------------------------------------------------------
 
