@@ -27,6 +27,7 @@ from .config import ClassNames, PluginConfig
 from .describe import Describer, class_name
 from .fields import PytreeField, declaring_statements, pytree_fields
 from .shapes import check_shapes
+from .static_bound import retract_bound_errors
 
 
 class TypeRules:
@@ -94,6 +95,8 @@ class ClassChecker:
         """
         rules = self.rules(api)
         cls = class_name(info)
+        defn = info.defn
+        retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
         stacked = _stdlib_dataclass_decorator(info.defn)
         if stacked is not None:
             node = info.has_base(names.PYTREE_NODE)

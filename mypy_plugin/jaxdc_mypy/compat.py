@@ -8,6 +8,7 @@ releases. When one does, this is the only file to change.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import mypy
 from mypy.errorcodes import ErrorCode
@@ -21,7 +22,7 @@ from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContex
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.types import Instance, RawExpressionType, Type, UnboundType
+from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
@@ -92,19 +93,6 @@ def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTa
     return sym
 
 
-def annotation_name(annotation: Type | None) -> str | None:
-    """The name an unanalysed annotation starts with: ``jdc.Static`` for ``jdc.Static[int]``.
-
-    mypy < 2 keeps a whole-string annotation (``x: "Static[int]"``) unparsed as a
-    ``RawExpressionType`` holding the string; newer versions parse it to an ``UnboundType``.
-    """
-    if isinstance(annotation, UnboundType):
-        return annotation.name
-    if isinstance(annotation, RawExpressionType) and isinstance(annotation.literal_value, str):
-        return annotation.literal_value.split("[", 1)[0].strip() or None
-    return None
-
-
 def format_type(typ: Type, options: Options) -> str:
     """A type as mypy prints it in its own messages (``list[int]``, ``int | None``)."""
     return format_type_bare(typ, options)
@@ -122,6 +110,12 @@ def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:
     """
     attributes = info.metadata.get("dataclass", {}).get("attributes", [])
     return [(attr["name"], attr.get("is_in_init", True)) for attr in attributes]
+
+
+def dataclass_initvars(info: TypeInfo) -> list[tuple[str, bool]]:
+    """(name, has_default) of every InitVar pseudo-field, from the same internal JSON."""
+    attributes = info.metadata.get("dataclass", {}).get("attributes", [])
+    return [(a["name"], a.get("has_default", False)) for a in attributes if a.get("is_init_var")]
 
 
 def member_type(instance: Instance, name: str) -> Type | None:
@@ -184,6 +178,14 @@ def retract(api: CheckerPluginInterface, infos: list[ErrorInfo]) -> None:
     reported: list[ErrorInfo] = errors.error_info_map[errors.file]
     for info in infos:
         reported.remove(info)
+
+
+def retract_where(api: CheckerPluginInterface, wanted: Callable[[ErrorInfo], bool]) -> None:
+    """Take back the errors of the file being checked that ``wanted`` picks: semantic
+    analysis reported them, and they stay in mypy's list until the file is checked."""
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
+    reported[:] = [info for info in reported if not wanted(info)]
 
 
 def note(api: CheckerPluginInterface, message: str, context: Context, code: ErrorCode) -> None:

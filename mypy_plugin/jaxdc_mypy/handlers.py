@@ -21,7 +21,6 @@ from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
 from .replace import replace_function_signature, replace_method_signature
-from .static_alias import analyze_static
 from .types_walk import verdict_classes
 
 
@@ -41,7 +40,6 @@ class Handlers:
         self.attr = check_attr_call
         self.assign_field = check_field_assignment
         self.copy_type = copy_type
-        self.analyze_static = analyze_static
         self.replace_function_signature = replace_function_signature
         self.replace_method_signature = replace_method_signature
 

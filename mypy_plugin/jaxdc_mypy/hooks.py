@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import _jaxdc_rules
-from mypy.nodes import MypyFile, TypeInfo
+from mypy.nodes import MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -31,7 +31,7 @@ from mypy.plugin import (
 )
 from mypy.types import CallableType, Type
 
-from . import compat, config, names
+from . import compat, config, names, static_spelling
 
 if TYPE_CHECKING:
     from .handlers import Handlers
@@ -48,6 +48,8 @@ class JaxdcPlugin(Plugin):
             raise SystemExit(2) from None
         self._config_data = {"config": self._config.to_json(), "plugin": _source_digest()}
         self._loaded: Handlers | None = None
+        # Fullname -> whether it is `S = jdc.Static` (see `get_type_analyze_hook`).
+        self._bare_static_aliases: dict[str, bool] = {}
 
     @property
     def _handlers(self) -> Handlers:
@@ -64,6 +66,34 @@ class JaxdcPlugin(Plugin):
 
     # --- semantic analysis: record field kinds --------------------------------------------
 
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """``S = jdc.Static`` then ``x: S[int]``: ``Static[int]``, as pyright and the runtime
+        read it (mypy follows the typing spec, for which ``S`` is ``Static[Any]``).
+
+        Called for every name in every annotation mypy analyses, so answers are memoised
+        (a lookup each time would cost ~5% of a cold run); ``get_additional_deps`` forgets
+        a module's answers when the daemon re-reads it.
+        """
+        bare = self._bare_static_aliases.get(fullname)
+        if bare is None:
+            bare = static_spelling.is_bare_static_alias(self.lookup_fully_qualified(fullname))
+            if bare is None:
+                return None  # not analysed yet: mypy defers, and asks again
+            self._bare_static_aliases[fullname] = bare
+        return self._subscript_static if bare else None
+
+    def _subscript_static(self, ctx: AnalyzeTypeContext) -> Type:
+        static = self.lookup_fully_qualified(names.STATIC)
+        assert static is not None and isinstance(static.node, TypeAlias)
+        return static_spelling.subscript_static(static.node, ctx)
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        if self._bare_static_aliases:  # the daemon re-reads an edited module
+            prefix = file.fullname + "."
+            for name in [n for n in self._bare_static_aliases if n.startswith(prefix)]:
+                del self._bare_static_aliases[name]
+        return []
+
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         if fullname == names.DECORATOR:
             return self._handlers.record_decorated
@@ -79,9 +109,6 @@ class JaxdcPlugin(Plugin):
         if isinstance(base, TypeInfo) and base.has_base(names.PYTREE_NODE):
             return self._handlers.record_subclass
         return None
-
-    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        return self._handlers.analyze_static if fullname == names.STATIC else None
 
     # --- type checking: report ------------------------------------------------------------
 

@@ -23,13 +23,16 @@ from mypy.nodes import (
     IntExpr,
     ListExpr,
     StrExpr,
+    SymbolTableNode,
     TupleExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import CallableType, Type
 
-from . import compat, messages, names, syntax
+from . import compat, messages, syntax
 from .checks import ClassChecker
+from .static_bound import retract_bound_errors
+from .static_spelling import is_static_spelling
 
 
 class JitChecker:
@@ -44,7 +47,9 @@ class JitChecker:
 
     def _check(self, func: FuncDef, ctx: FunctionContext) -> None:
         rules = self._classes.rules(ctx.api)
-        for _, argument, typ in _static_parameters(func, ctx.api):
+        static = list(_static_parameters(func, ctx.api))
+        retract_bound_errors(ctx.api, {argument.line for _, argument, _ in static})
+        for _, argument, typ in static:
             problem = rules.unhashable_part(typ)
             if problem is not None:
                 message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
@@ -67,17 +72,18 @@ def check_jax_jit(ctx: FunctionContext) -> Type:
 def _static_parameters(
     func: FuncDef, api: CheckerPluginInterface
 ) -> Iterator[tuple[int, Argument, Type]]:
-    """(position, argument, analysed type) of each parameter annotated ``Static[...]``."""
+    """(position, argument, analysed type) of each parameter annotated ``Static[...]``,
+    however spelled (``static_spelling``)."""
     written, analysed = func.unanalyzed_type, func.type
     if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
         return
+
+    def lookup(name: str, _: object) -> SymbolTableNode | None:
+        return compat.lookup_in_checked_module(api, name)
+
     parameters = zip(func.arguments, written.arg_types, analysed.arg_types, strict=False)
     for index, (argument, annotation, typ) in enumerate(parameters):
-        name = compat.annotation_name(annotation)
-        if name is None:
-            continue
-        sym = compat.lookup_in_checked_module(api, name)
-        if sym is not None and sym.node is not None and sym.node.fullname == names.STATIC:
+        if is_static_spelling(typ, annotation, lookup):
             yield index, argument, typ
 
 

@@ -14,6 +14,7 @@ DECORATOR_CALL = "jaxdc._dataclass.PytreeDataclassDecorator.__call__"
 PYTREE_NODE = "jaxdc._node.PyTreeNode"
 PYTREE_NODE_REPLACE = "jaxdc._node.PyTreeNode.replace"
 STATIC = "jaxdc._static.Static"
+STATIC_MARKER = "jaxdc._static.STATIC_MARKER"  # Annotated[T, STATIC_MARKER]
 FIELD = "jaxdc._field.field"
 STATIC_FIELD = "jaxdc._field.static_field"
 REPLACE = "jaxdc._replace.replace"

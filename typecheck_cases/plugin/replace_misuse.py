@@ -10,7 +10,7 @@ from jaxdc import PyTreeNode, Static, field, pytree_dataclass
 class State:
     params: jax.Array
     step: Static[int] = 0
-    cache: int = field(init=False, default=0)
+    cache: int = field(pytree=False, default=0)  # replace refuses it: it would revert
 
 
 class Node(PyTreeNode):
