@@ -25,11 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import test_plugin_support as support
-from test_plugin_support import Project
-
-# The shared mypy fixtures (a project with a warm cache).
-project, warm_cache = support.project, support.warm_cache
+from checkers import Project
 
 FULL = os.environ.get("JAXDC_FULL") == "1"
 
