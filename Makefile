@@ -26,10 +26,6 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
-# Generated suites in full (`make test` runs a bounded slice of each).
-test-full: $(STAMP)
-	JAXDC_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_rules_differential.py
-
 # The quality gate CI runs before the tests (settings in pyproject.toml; the same hooks
 # in .pre-commit-config.yaml): lint, formatting, and mypy --strict on the project's code.
 check: $(STAMP)
@@ -38,10 +34,11 @@ check: $(STAMP)
 	$(BIN)/mypy
 
 # The generated tests in full (make test runs a bounded slice of each): the plugin fuzz
-# (400 modules), every static-field spelling with every inner type, every bad input.
+# (400 modules), every static-field spelling with every inner type, every bad input, and
+# the rules' differential test over every generated type.
 test-full: $(STAMP)
 	JAXDC_TEST_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_plugin_fuzz.py \
-	  tests/test_static_spellings.py tests/test_bad_input.py
+	  tests/test_static_spellings.py tests/test_bad_input.py tests/test_rules_differential.py
 
 # Slow, so not part of `make test`: the whole suite on every supported Python with the
 # newest jax and mypy, then on the oldest Python with the oldest supported jax and mypy

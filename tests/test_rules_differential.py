@@ -11,7 +11,7 @@ wrappers, nesting). Each type becomes one `Static[...]` field of its own class:
 - where a representative value exists, `hash()` on it says what Python does.
 
 All three must agree, and the two messages must be the same text. `make test` runs a
-slice (the atoms and four combinators); `make test-full` (JAXDC_FULL=1) runs them all.
+slice (the atoms and four combinators); `make test-full` (JAXDC_TEST_FULL=1) runs them all.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from checkers import Project
 
-FULL = os.environ.get("JAXDC_FULL") == "1"
+FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
 
 PRELUDE = """import collections
 import dataclasses

@@ -13,7 +13,7 @@ from jaxtyping import Int as I
 import jaxdc as jdc
 
 
-@jdc.pytree_dataclass(check_shapes=True)  # runtime: raises ValueError
+@jdc.pytree_dataclass(check_shapes=True)  # runtime: raises TypeError
 class Model:
     ok: Float[Array, "b n"]
     two_variadic: Float[Array, "*a *b"]  # E: mypy-plugin jaxdc-shape: field 'two_variadic' of class 'Model': shape "*a *b" is malformed: '*a' and '*b' both match any number of axes; a shape can have at most one variadic dimension (... or *name). Fix: write space-separated dimensions: sizes (3), names (n), expressions (n+1), and at most one *name or ... for any number of axes.
