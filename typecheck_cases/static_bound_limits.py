@@ -16,6 +16,14 @@ class Runner(Protocol):
     def run(self) -> int: ...
 
 
+class HashableRunner(Protocol):
+    """The spelling that is clean everywhere: the Protocol promises what a static needs."""
+
+    def run(self) -> int: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+
 class Job:
     def run(self) -> int:
         return 1
@@ -28,6 +36,7 @@ class Model(Generic[T, H]):
     tag: Static[H]  # E: mypy type-var
     runner: Static[Runner]  # E: ty invalid-type-arguments  # E: zuban,mypy type-var
     anything: Static[Hashable]  # E: mypy type-var
+    promised: Static[HashableRunner]
 
 
-Model(jnp.zeros(2), 1, "t", Job(), 3)
+Model(jnp.zeros(2), 1, "t", Job(), 3, Job())
