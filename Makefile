@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml rules/_jaxdc_rules/__init__.py
 	@# pyright fetches its node package on first use: do it now, so later runs are offline.
 	$(BIN)/pyright --version
 	@# The plugin is also tested against the oldest supported mypy, in its own venv.
-	PYTHONPATH=tests $(BIN)/python -c "from test_plugin_oldest_mypy import _ensure_venv; _ensure_venv()"
+	$(BIN)/python tools/oldest_mypy.py
 	@touch $(STAMP)
 
 demo: $(STAMP)
@@ -25,10 +25,6 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
-
-# Generated suites in full (`make test` runs a bounded slice of each).
-test-full: $(STAMP)
-	JAXDC_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_rules_differential.py
 
 # The quality gate CI runs before the tests (settings in pyproject.toml; the same hooks
 # in .pre-commit-config.yaml): lint, formatting, and mypy --strict on the project's code.
@@ -38,10 +34,11 @@ check: $(STAMP)
 	$(BIN)/mypy
 
 # The generated tests in full (make test runs a bounded slice of each): the plugin fuzz
-# (400 modules), every static-field spelling with every inner type, every bad input.
+# (400 modules), every static-field spelling with every inner type, every bad input, and
+# the rules' differential test over every generated type.
 test-full: $(STAMP)
 	JAXDC_TEST_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_plugin_fuzz.py \
-	  tests/test_static_spellings.py tests/test_bad_input.py
+	  tests/test_static_spellings.py tests/test_bad_input.py tests/test_rules_differential.py
 
 # Slow (about an hour), so not part of `make test`: the whole suite on Python 3.10-3.13
 # with the newest jax and mypy each takes, then on Python 3.10 with the oldest supported

@@ -6,8 +6,8 @@ fragments; each fragment is a few lines of code that users do write — string a
 aliases of `Static`, `ClassVar`/`InitVar`/`KW_ONLY`/`Final`, NewTypes, Protocols,
 TypedDicts, recursive aliases and NamedTuples, bounded generics, classes inside functions,
 `TYPE_CHECKING` imports, jit static parameters, malformed annotations — with the
-diagnostics mypy + plugin must report written next to them as `# E: <code>` comments
-(everything else must be clean). `$n` makes a fragment's names unique in its module;
+diagnostics mypy + plugin must report written next to them as `# E: mypy-plugin <code>`
+comments (everything else must be clean). `$n` makes a fragment's names unique in its module;
 `$prev` is the previous module of the batch (for cross-module references).
 """
 
@@ -131,7 +131,7 @@ Arr$n = NewType("Arr$n", jax.Array)
 class NewTypes$n:
     uid: Static[UserId$n]
     w: Arr$n
-    bad: Static[ListId$n]  # type: ignore[type-var]  # E: jaxdc-static
+    bad: Static[ListId$n]  # type: ignore[type-var]  # E: mypy-plugin jaxdc-static
 """,
     "protocols": """
 class Named$n(Protocol):
@@ -171,7 +171,7 @@ class Row$n(TypedDict, total=False):
 @pytree_dataclass
 class TypedDicts$n:
     state: Opt$n
-    row: Static[Row$n]  # E: jaxdc-static
+    row: Static[Row$n]  # E: mypy-plugin jaxdc-static
 """,
     "recursive_data_alias": """
 Params$n: TypeAlias = Union[jax.Array, list["Params$n"], dict[str, "Params$n"]]
@@ -196,7 +196,7 @@ Tree$n: TypeAlias = Union[int, list["Tree$n"]]
 
 @pytree_dataclass
 class RecursiveBad$n:
-    tree: Static[Tree$n]  # type: ignore[type-var]  # E: jaxdc-static
+    tree: Static[Tree$n]  # type: ignore[type-var]  # E: mypy-plugin jaxdc-static
 """,
     "recursive_namedtuple": """
 class Branch$n(NamedTuple):
@@ -232,7 +232,7 @@ class Config$n(TypedDict):
 
 @pytree_dataclass
 class StaticTypedTree$n:
-    config: Static[Config$n]  # E: jaxdc-static
+    config: Static[Config$n]  # E: mypy-plugin jaxdc-static
     w: jax.Array
 """,
     "bounded_generics": """
@@ -278,7 +278,7 @@ def nested_factory$n() -> None:
         @jdc.pytree_dataclass(kw_only=True)
         class Deep$n:
             w: jax.Array
-            bad: Static[list[int]]  # type: ignore[type-var]  # E: jaxdc-static
+            bad: Static[list[int]]  # type: ignore[type-var]  # E: mypy-plugin jaxdc-static
 """,
     "type_checking_imports": """
 if TYPE_CHECKING:
@@ -311,16 +311,16 @@ else:
 @pytree_dataclass
 class Malformed$n:
     w: jax.Array
-    a: "Static[int"  # E: valid-type
-    b: Static[1]  # E: valid-type
-    c: Static[int, str]  # E: type-arg
+    a: "Static[int"  # E: mypy-plugin valid-type
+    b: Static[1]  # E: mypy-plugin valid-type
+    c: Static[int, str]  # E: mypy-plugin type-arg
 """,
     "undefined_names": """
 @pytree_dataclass
 class Undefined$n:
     w: jax.Array
-    a: Static["Nowhere$n"]  # E: name-defined
-    b: Nowhere$n  # E: name-defined
+    a: Static["Nowhere$n"]  # E: mypy-plugin name-defined
+    b: Nowhere$n  # E: mypy-plugin name-defined
 """,
     "jit_static_parameters": """
 Dims$n: TypeAlias = Union[int, tuple["Dims$n", ...]]
@@ -341,7 +341,7 @@ def step$n(
 @jaxdc.jit(donate_argnums=0)
 def bad_step$n(
     x: jax.Array,
-    table: Static[dict[str, int]],  # type: ignore[type-var]  # E: jaxdc-static
+    table: Static[dict[str, int]],  # type: ignore[type-var]  # E: mypy-plugin jaxdc-static
 ) -> jax.Array:
     return x
 """,
@@ -379,7 +379,7 @@ class Fields$n:
     c: tuple[int, ...] = field(metadata={"static": True}, default=())
     d: float = field(pytree=False, default=0.5)
     e: list[jax.Array] = field(default_factory=list)
-    f: list[int] = field(static=True, default_factory=list)  # E: jaxdc-static
+    f: list[int] = field(static=True, default_factory=list)  # E: mypy-plugin jaxdc-static
 """,
     "static_unions": """
 @pytree_dataclass
@@ -413,7 +413,7 @@ class Configured$n:
     cfg: Static[Cfg$n]
     mode: Static[Mode$n]
     w: jax.Array
-    bad: Static[BadCfg$n]  # E: jaxdc-static
+    bad: Static[BadCfg$n]  # E: mypy-plugin jaxdc-static
 """,
     "self_reference": """
 class Chain$n(PyTreeNode):
@@ -466,7 +466,7 @@ def edit$n(e: Editable$n, changes: dict[str, Any]) -> Editable$n:
     e = jdc.replace(e, **changes)
     with jdc.copy_and_mutate(e) as new:
         jdc.attr(new, lambda s: s.w).set(jnp.zeros(1))
-    jdc.replace(e, typo=1)  # E: call-arg
+    jdc.replace(e, typo=1)  # E: mypy-plugin call-arg
     return new
 """,
     "annotated_metadata": """
@@ -489,7 +489,7 @@ class OptionalStatic$n:
 @pytree_dataclass
 class StdlibField$n:
     w: jax.Array
-    bad: set[int] = dataclasses.field(metadata={"static": True})  # E: jaxdc-static
+    bad: set[int] = dataclasses.field(metadata={"static": True})  # E: mypy-plugin jaxdc-static
     name: str = dataclasses.field(default="x", metadata={"static": True})
 """,
     "cross_module": """

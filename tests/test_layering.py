@@ -68,6 +68,8 @@ PLUGIN_LAYERS = {
     "compat": 0,
     "syntax": 0,
     "messages": 1,
+    "windows": 1,
+    "static_bound": 1,
     "dataclass_options": 1,
     "static_spelling": 1,
     "fields": 2,

@@ -18,7 +18,7 @@ import jax
 import jax.numpy as jnp
 import jaxdc as jdc
 import pytest
-from test_plugin_support import new_project, warm_cache  # noqa: F401  (a fixture)
+from checkers import Project
 
 SEEN: list[float] = []  # what Scaled.__post_init__ was given
 
@@ -143,7 +143,7 @@ def test_refused_replace_leaves_the_object_unchanged() -> None:
 def test_mypy_plugin_refuses_the_same_keywords(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    project = new_project(tmp_path, request.getfixturevalue("warm_cache"))
+    project = Project.create(tmp_path, request.getfixturevalue("warm_cache"))
     project.write(
         {
             "edits.py": """
@@ -177,10 +177,10 @@ def test_mypy_plugin_refuses_the_same_keywords(
             node.replace(factor=3)
             scaled = Scaled(jnp.ones(1), 2.0)
             jdc.replace(scaled, scale=1.0)
-            scaled.replace(w=jnp.zeros(1))  # E: call-arg
-            jdc.replace(scaled, scale="x")  # E: arg-type
-            jdc.replace(node, cache=1)  # E: call-arg
-            node.replace(cache=1)  # E: call-arg
+            scaled.replace(w=jnp.zeros(1))  # E: mypy-plugin call-arg
+            jdc.replace(scaled, scale="x")  # E: mypy-plugin arg-type
+            jdc.replace(node, cache=1)  # E: mypy-plugin call-arg
+            node.replace(cache=1)  # E: mypy-plugin call-arg
             jdc.replace(node, double=jnp.ones(2))
             """
         }

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_plugin_support import new_project, warm_cache  # noqa: F401  (a fixture)
+from checkers import Project
 
 FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
 BIN = Path(sys.executable).parent
@@ -264,7 +264,7 @@ def test_runtime_verdicts(tmp_path: Path) -> None:
 
 
 def test_mypy_plugin_verdicts(tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    project = new_project(tmp_path, request.getfixturevalue("warm_cache"))
+    project = Project.create(tmp_path, request.getfixturevalue("warm_cache"))
     _write(project.root)
     run = project.mypy()
     assert "INTERNAL ERROR" not in run.stdout + run.stderr, run.stdout

@@ -8,14 +8,17 @@ releases. When one does, this is the only file to change.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import mypy
+from mypy.errorcodes import ErrorCode
+from mypy.errors import ErrorInfo
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
-from mypy.nodes import FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import Context, FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.options import Options
-from mypy.plugin import CheckerPluginInterface, ClassDefContext
+from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_wildcard_trigger
@@ -134,3 +137,58 @@ def self_instance(info: TypeInfo) -> Instance:
     instance = fill_typevars(info)
     assert isinstance(instance, Instance)
     return instance
+
+
+def is_assignment_target(ctx: AttributeContext) -> bool:
+    """Whether the attribute is being assigned, as far as this mypy tells.
+
+    mypy >= 1.13 says so (``is_lvalue``) and also calls the hook, without it, for the value
+    the target had before; older versions call the hook for targets only with no flag.
+    """
+    return getattr(ctx, "is_lvalue", True)
+
+
+def read_only_errors(api: CheckerPluginInterface, context: Context, name: str) -> list[ErrorInfo]:
+    """mypy's ``Property "<name>" ... is read-only`` errors just reported at ``context``.
+
+    mypy reports assigning a field of a frozen dataclass before it calls the attribute hook
+    for that assignment (``checkmember.analyze_var``; mypy < 1.13 may report it twice for a
+    callable-typed field), so they are the last entries of the current file's errors. An
+    error a ``# type: ignore`` silenced is not recorded, and none is found.
+    """
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
+    prefix = f'Property "{name}" defined in "'
+    found = []
+    for info in reversed(reported):
+        if not (
+            info.line == context.line
+            and info.column == context.column
+            and info.message.startswith(prefix)
+            and info.message.endswith('" is read-only')
+        ):
+            break
+        found.append(info)
+    return found
+
+
+def retract(api: CheckerPluginInterface, infos: list[ErrorInfo]) -> None:
+    """Take back errors mypy reported at this very moment (see ``read_only_errors``)."""
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map[errors.file]
+    for info in infos:
+        reported.remove(info)
+
+
+def retract_where(api: CheckerPluginInterface, wanted: Callable[[ErrorInfo], bool]) -> None:
+    """Take back the errors of the file being checked that ``wanted`` picks: semantic
+    analysis reported them, and they stay in mypy's list until the file is checked."""
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
+    reported[:] = [info for info in reported if not wanted(info)]
+
+
+def note(api: CheckerPluginInterface, message: str, context: Context, code: ErrorCode) -> None:
+    """A note under the error mypy just reported (the checker has ``note``, the interface
+    declares only ``fail``)."""
+    api.note(message, context, code=code)  # type: ignore[attr-defined]

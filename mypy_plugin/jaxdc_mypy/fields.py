@@ -105,14 +105,6 @@ def own_field_types(info: TypeInfo, kind: str) -> list[Type]:
     return types
 
 
-def declared_type(field: PytreeField) -> Type | None:
-    """The field's type as written in the class that declared it."""
-    sym = field.owner.names.get(field.name)
-    if sym is None or not isinstance(sym.node, Var):
-        return None
-    return sym.node.type
-
-
 def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
     """The ``name: T`` lines of ``info``'s own body (present for classes being checked)."""
     found = {}

@@ -8,6 +8,7 @@ importing them. Dataclass semantics (``__init__``, frozen, ordering) stay mypy's
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from mypy.nodes import MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
+    AttributeContext,
     ClassDefContext,
     FunctionContext,
     FunctionSigContext,
@@ -115,8 +117,21 @@ class JaxdcPlugin(Plugin):
             return self._handlers.check_decorated
         if fullname == names.JIT:
             return self._handlers.jit
+        if fullname == names.JAX_JIT:
+            return self._handlers.jax_jit
         if fullname == names.ATTR:
             return self._handlers.attr
+        if fullname == names.COPY_AND_MUTATE:
+            return self._handlers.copy_type
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        # Called for every attribute of every class: answer from the class's metadata.
+        owner, _, name = fullname.rpartition(".")
+        sym = self.lookup_fully_qualified(owner) if owner else None
+        info = sym.node if sym is not None else None
+        if isinstance(info, TypeInfo) and any(names.METADATA_KEY in c.metadata for c in info.mro):
+            return functools.partial(self._handlers.assign_field, name)
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

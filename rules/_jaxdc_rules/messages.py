@@ -339,7 +339,7 @@ def frozen_assignment(path: str | None, cls: str, *, is_field: bool = True) -> s
         target, first, example = "a field", "field", "field"
     else:
         target = f"{'field' if is_field else 'attribute'} '{path}'"
-        first, example = path.split(".")[0], path
+        first, example = re.split(r"[.[]", path, maxsplit=1)[0], path
     return (
         f"cannot assign to {target} of '{cls}': jaxdc instances are frozen, like JAX arrays; "
         f"fields can be set only on `self` in __init__/__post_init__ or inside `with "
@@ -537,6 +537,31 @@ def config_name_not_found(setting: str, name: str, why: str) -> str:
     return (
         f"[tool.jaxdc-mypy] {setting}: '{name}' {why}, so it has no effect. Fix: write the "
         f"fully qualified name of a class, as you would import it (e.g. 'equinox.Module')."
+    )
+
+
+# =========================================================================================
+# mypy plugin: assigning fields, Static[...] under jax.jit (appended by the checkers owner)
+# =========================================================================================
+
+
+def read_only_note(name: str, cls: str) -> str:
+    """The note under mypy's "Property ... is read-only" for a field of a jaxdc instance."""
+    return (
+        f"'{cls}' is a frozen jaxdc class: its fields can be set only on `self` in "
+        f"__init__/__post_init__, or on the copy inside `with jaxdc.copy_and_mutate(...)`. "
+        f"Fix: jaxdc.replace(obj, {name}=...), or `with jaxdc.copy_and_mutate(obj) as new: "
+        f"new.{name} = ...`."
+    )
+
+
+def jax_jit_ignores_static(param: str, function: str) -> str:
+    """A ``Static[...]`` parameter of a function jitted with ``jax.jit``, not made static."""
+    return (
+        f"parameter '{param}' of '{function}' is annotated Static[...], but jax.jit does not "
+        f"read that annotation: it traces '{param}' like an array argument. Fix: decorate "
+        f"'{function}' with @jaxdc.jit, which makes Static[...] parameters static, or pass "
+        f"static_argnames=('{param}',) to jax.jit."
     )
 
 

@@ -21,6 +21,8 @@ REPLACE = "jaxdc._replace.replace"
 JIT = "jaxdc._jit.jit"
 ATTR = "jaxdc._mutation.attr"
 COPY_AND_MUTATE = "jaxdc._copy_and_mutate.copy_and_mutate"
+# jax.jit, whose static arguments are named in its call, not read from Static[...].
+JAX_JIT = "jax._src.api.jit"
 
 # Key under which a class's own field kinds are stored in ``TypeInfo.metadata``. Metadata
 # is JSON that mypy serialises into its cache, so it is what survives warm runs, parallel

@@ -34,9 +34,10 @@ _FRAMEWORK_MODULES = ("jaxdc", "typing", "typing_extensions", "abc", "dataclasse
 class UnresolvedName(Exception):
     """An annotation names something that does not exist (yet) at runtime."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, error: Exception | None = None) -> None:
         super().__init__(name)
         self.name = name
+        self.error = error  # what evaluating it raised, if not a NameError
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,10 @@ class Namespaces:
             return eval(source, dict(self.globalns), dict(self.localns))
         except NameError as exc:
             raise UnresolvedName(exc.name or source) from None
-        except Exception:
+        except Exception as exc:
             # `"Later" | None` (str | None), `Static["list[int"]`, `Static[1]`: what cannot
             # be evaluated is read from its source instead (only the head decides).
-            raise UnresolvedName(source) from None
+            raise UnresolvedName(source, exc) from None
 
 
 def caller_scope() -> CallerScope | None:
@@ -82,7 +83,7 @@ def caller_scope() -> CallerScope | None:
     evaluated where the class was written, which may be a function (local imports) or
     code whose globals are not `sys.modules[cls.__module__]` (exec, notebooks).
     """
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and _is_framework(frame.f_globals.get("__name__", "")):
         frame = frame.f_back
     if frame is None:
