@@ -2,9 +2,10 @@
 
 `make venv` runs this once (it needs PyPI); the tests call `ensure()` again, which only
 checks the version when the venv exists, so `make test` then runs offline. The venv lives
-under .venv/ (so `make clean` removes it with .venv) and holds mypy alone: it type-checks
-against the main venv's site-packages (`--python-executable`), and a .pth file puts the
-plugin and the shared rules package of this checkout on its path.
+inside the venv that runs this (.venv/mypy-oldest, so `make clean` removes it with .venv;
+each `make test-matrix` leg gets its own, built by that leg's Python) and holds mypy alone:
+it type-checks against that venv's site-packages (`--python-executable`), and a .pth file
+puts the plugin and the shared rules package of this checkout on its path.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 OLDEST_MYPY = "1.11.0"  # keep in step with the `mypy>=` bound in pyproject.toml
-VENV = REPO / ".venv" / "mypy-oldest"
+# Outside any venv (a system Python running the tests) it falls back to the checkout's .venv.
+_HOME = Path(sys.prefix) if sys.prefix != sys.base_prefix else REPO / ".venv"
+VENV = _HOME / "mypy-oldest"
 PYTHON = VENV / "bin" / "python"
 # What the plugin imports from this checkout (an editable install of jaxdc puts the same
 # directories on the main venv's path).

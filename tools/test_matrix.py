@@ -59,15 +59,27 @@ LEGS = {
 
 
 def find_interpreter(version: str) -> Path:
-    """`python3.X` from PATH, else the newest pyenv build of 3.X."""
-    found = shutil.which(f"python{version}")
-    if found:
-        return Path(found)
+    """`python3.X` from PATH if it runs, else the newest pyenv build of 3.X.
+
+    Asking the candidate for its own path skips pyenv shims of versions that are installed
+    but not selected (they exist on PATH and only print "command not found").
+    """
     home = Path.home() / ".pyenv" / "versions"
+    candidates = [shutil.which(f"python{version}")]
     builds = glob.glob(str(home / f"{version}.*" / "bin" / f"python{version}"))
-    if not builds:
-        raise SystemExit(f"no python{version} on PATH or under {home}")
-    return Path(max(builds, key=lambda p: [int(n) for n in re.findall(r"\d+", Path(p).parts[-3])]))
+    newest_first = sorted(builds, key=lambda p: [int(n) for n in re.findall(r"\d+", p)])[::-1]
+    for candidate in (*candidates, *newest_first):
+        if candidate is None:
+            continue
+        proc = subprocess.run(
+            [candidate, "-c", "import sys; print(sys.executable)"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode == 0:
+            return Path(proc.stdout.strip())
+    raise SystemExit(f"no working python{version} on PATH or under {home}")
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> None:
@@ -85,27 +97,25 @@ def install_digest(leg: Leg, interpreter: Path) -> str:
 
 
 def ensure_venv(leg: Leg, fresh: bool) -> tuple[Path, float]:
-    """The leg's venv with `.[dev]` installed editable; returns (python, install seconds)."""
+    """The leg's venv, built by `make venv` like .venv; returns (python, install seconds).
+
+    The oldest leg's pins reach every pip call of that recipe through PIP_CONSTRAINT, so
+    its `.[dev]` resolves to them and the recipe stays the one way to build a venv.
+    """
     venv = MATRIX / leg.name
     python = venv / "bin" / "python"
     interpreter = find_interpreter(leg.python)
-    stamp = venv / ".installed"
+    stamp = venv / ".matrix-digest"
     digest = install_digest(leg, interpreter)
     if not fresh and stamp.exists() and stamp.read_text() == digest:
         return python, 0.0
     start = time.monotonic()
-    stamp.unlink(missing_ok=True)
-    run([str(interpreter), "-m", "venv", "--clear", str(venv)])
-    run([str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"])
-    constraints = ["-c", str(leg.constraints)] if leg.constraints else []
-    run([str(python), "-m", "pip", "install", "-q", "-e", ".[dev]", *constraints])
-    # What `make venv` also does, so the suite itself needs no network: pyright's node
-    # package, and the venv with the oldest supported mypy that the plugin tests use.
-    run([str(venv / "bin" / "pyright"), "--version"])
-    run(
-        [str(python), "-c", "from test_plugin_oldest_mypy import _ensure_venv; _ensure_venv()"],
-        env={**os.environ, "PYTHONPATH": str(REPO / "tests")},
-    )
+    shutil.rmtree(venv, ignore_errors=True)
+    env = dict(os.environ)
+    env.pop("PIP_CONSTRAINT", None)
+    if leg.constraints:
+        env["PIP_CONSTRAINT"] = str(leg.constraints)
+    run(["make", "venv", f"VENV={venv}", f"PYTHON={interpreter}"], env=env)
     frozen = subprocess.run(
         [str(python), "-m", "pip", "freeze", "--exclude-editable"],
         capture_output=True,
