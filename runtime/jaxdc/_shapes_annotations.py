@@ -177,7 +177,7 @@ def _array_spec(annotation: Any) -> ArraySpec | None:
 def _jaxtyping_spec(annotation: Any) -> ArraySpec:
     shape = parse_shape(annotation.dim_str)
     dtypes = annotation.dtypes
-    dtype_name = annotation.dtype.__name__
+    dtype_name = _jaxtyping_kind(annotation)
     rule = None
     if isinstance(dtypes, (tuple, list)):
         rule = _JAXTYPING_RULES.get((dtype_name, tuple(dtypes)))
@@ -190,6 +190,16 @@ def _jaxtyping_spec(annotation: Any) -> ArraySpec:
 
 
 _JAXTYPING_RULES: dict[tuple[str, tuple[Any, ...]], DtypeRule] = {}
+
+
+def _jaxtyping_kind(annotation: Any) -> str:
+    """`Float` for `Float[Array, "b n"]`. jaxtyping 0.3 keeps the kind as the class
+    attribute `dtype`; 0.2 has no such attribute (its metaclass has a `dtype` property)
+    and only the class name, `Float[Array, 'b n']`, tells it."""
+    kind = vars(annotation).get("dtype")
+    if isinstance(kind, type):
+        return kind.__name__
+    return str(annotation.__name__).split("[", 1)[0]
 
 
 def _named_dtypes(accepted: tuple[str | re.Pattern[str], ...]) -> Callable[[Any], bool]:
