@@ -44,7 +44,7 @@ test-full: $(STAMP)
 # with the newest jax and mypy each takes, then on Python 3.10 with the oldest supported
 # jax and mypy (tools/constraints-oldest.txt), each leg in its own venv under .venv-matrix/
 # (reused while pyproject.toml and the constraints are unchanged). It prints and writes
-# .venv-matrix/summary.md: each leg's versions, counts and times.
+# a summary table beside the legs: each leg's versions, counts and times.
 # Choose legs with `make test-matrix LEGS="py3.13 oldest"`.
 LEGS ?=
 test-matrix:
