@@ -13,16 +13,6 @@ def scale(x: jax.Array, factor: Static[int]) -> jax.Array:  # E: mypy-plugin jax
     return x * factor
 
 
-@jax.jit(static_argnames="factor")
-def named(x: jax.Array, factor: Static[int]) -> jax.Array:
-    return x * factor
-
-
-@jax.jit(static_argnums=(1,))
-def numbered(x: jax.Array, factor: Static[int], bias: Static[float]) -> jax.Array:  # E: mypy-plugin jaxdc-jit: parameter 'bias' of 'numbered' is annotated Static[...], but jax.jit does not read that annotation: it traces 'bias' like an array argument. Fix: decorate 'numbered' with @jaxdc.jit, which makes Static[...] parameters static, or pass static_argnames=('bias',) to jax.jit.
-    return x * factor + bias
-
-
 @partial(jax.jit, static_argnames=("factor",))
 def partially(x: jax.Array, factor: Static[int]) -> jax.Array:
     return x * factor
@@ -33,7 +23,6 @@ def plain(x: jax.Array, factor: int) -> jax.Array:
     return x * factor
 
 
-named(jnp.ones(2), 2)
 partially(jnp.ones(2), 2)
 plain(jnp.ones(2), 2)
 scale(jnp.ones(2), 2)
