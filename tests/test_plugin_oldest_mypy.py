@@ -58,3 +58,29 @@ def test_same_diagnostics_cold_and_warm(old_project: checkers.Project) -> None:
     assert problems == KNOWN_DIFFERENCES, "\n".join(sorted(problems ^ KNOWN_DIFFERENCES))
     warm = old_project.mypy()
     assert sorted(warm.errors) == sorted(cold.errors)
+
+
+def test_hash_set_to_none_in_the_class_body(old_project: checkers.Project) -> None:
+    """mypy 1.11 has not yet inferred `__hash__ = None` when the plugin asks (newer mypy
+    has), so the plugin reads the class body; the differential test found the miss."""
+    old_project.write(
+        {
+            "unhashable.py": (
+                "import jax\n"
+                "import jaxdc as jdc\n"
+                "\n"
+                "class NoHash:\n"
+                "    __hash__ = None  # type: ignore[assignment]\n"
+                "\n"
+                "@jdc.pytree_dataclass\n"
+                "class Model:\n"
+                "    w: jax.Array\n"
+                "    tag: jdc.Static[NoHash]  # E: mypy-plugin jaxdc-static: static field 'tag' of"
+                " class 'Model' has unhashable type 'NoHash': 'NoHash' is not hashable (it sets"
+                " __hash__ to None). Static values are part of the treedef and used as jit cache"
+                " keys, so they must be hashable. Fix: use an immutable type such as tuple[...]"
+                " or frozenset[...], or make 'tag' a data field.\n"
+            )
+        }
+    )
+    assert old_project.problems(old_project.mypy()) == []

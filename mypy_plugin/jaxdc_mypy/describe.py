@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from _jaxdc_rules import typedesc as td
 from _jaxdc_rules.messages import class_display, qualname_in
-from mypy.nodes import MypyFile, TypeInfo, Var
+from mypy.nodes import AssignmentStmt, MypyFile, NameExpr, TypeInfo, Var
 from mypy.options import Options
 from mypy.types import (
     AnyType,
@@ -187,4 +187,18 @@ def _own_hash(info: TypeInfo) -> str:
         return td.HASH_ABSENT
     if isinstance(sym.node, Var) and isinstance(get_proper_type(sym.node.type), NoneType):
         return td.HASH_NONE  # `__hash__ = None`, or `__hash__: ClassVar[None]` in a stub
+    if isinstance(sym.node, Var) and sym.node.type is None and _assigns_none(info):
+        return td.HASH_NONE  # mypy 1.11 infers `__hash__ = None` only after the plugin ran
     return td.HASH_DEFINED
+
+
+def _assigns_none(info: TypeInfo) -> bool:
+    """Whether the class body says `__hash__ = None` (read where mypy has not yet inferred
+    the Var's type; a class loaded from the cache has its inferred type instead)."""
+    return any(
+        isinstance(stmt, AssignmentStmt)
+        and any(isinstance(lv, NameExpr) and lv.name == "__hash__" for lv in stmt.lvalues)
+        and isinstance(stmt.rvalue, NameExpr)
+        and stmt.rvalue.fullname == "builtins.None"
+        for stmt in info.defn.defs.body
+    )
