@@ -42,7 +42,8 @@ test-full: $(STAMP)
 
 # Slow (about an hour), so not part of `make test`: the whole suite on Python 3.10-3.13
 # with the newest jax and mypy each takes, then on Python 3.10 with the oldest supported
-# jax and mypy (tools/constraints-oldest.txt), each leg in its own venv under .venv-matrix/
+# jax (tools/constraints-oldest.txt; the oldest mypy runs the plugin's cases in every leg),
+# each leg in its own venv under .venv-matrix/
 # (reused while pyproject.toml and the constraints are unchanged). It prints and writes
 # a summary table beside the legs: each leg's versions, counts and times.
 # Choose legs with `make test-matrix LEGS="py3.13 oldest"`.
