@@ -186,7 +186,21 @@ def checkout_score(tmp_path_factory: pytest.TempPathFactory) -> float:
     return score
 
 
+def _jaxlib_declares_device() -> bool:
+    """Whether jaxlib ships a stub declaring `jax.Device`: jaxlib 0.4.36 (the oldest
+    supported) does, newer ones do not, which leaves `jit`'s `device` parameter partly
+    unknown to pyright, the one gap the README explains."""
+    import jaxlib
+
+    root = Path(jaxlib.__file__).parent
+    return any("\nclass Device" in stub.read_text() for stub in root.rglob("*.pyi"))
+
+
 def test_verifytypes_score_is_the_documented_one(checkout_score: float) -> None:
-    """stubs/README.md quotes the score."""
+    """stubs/README.md quotes the score (with the newest jax; complete where jaxlib
+    declares `jax.Device`)."""
+    if _jaxlib_declares_device():
+        assert checkout_score == 1.0
+        return
     readme = (REPO / "stubs" / "README.md").read_text()
     assert f"completeness score: {checkout_score:.1%}" in readme
