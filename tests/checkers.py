@@ -547,7 +547,7 @@ def _jit_is_a_decorator_factory() -> bool:
 
     try:
         jax.jit(static_argnums=0)
-    except TypeError:  # jax 0.4.36, the oldest supported, requires the function
+    except TypeError:  # jax 0.4.36 and 0.6.2 (the last for Python 3.10) require the function
         return False
     return True
 
