@@ -220,3 +220,9 @@ def test_the_architecture_picture_matches_the_tables() -> None:
     runtime, plugin = _picture_layers()
     assert runtime == RUNTIME_LAYERS
     assert plugin == PLUGIN_LAYERS
+
+
+def test_every_runtime_module_has_a_row_in_the_architecture_doc() -> None:
+    text = (REPO / "docs" / "architecture.md").read_text()
+    modules = set(RUNTIME_LAYERS) - {"__init__", "compat", "_edit"}
+    assert {m for m in modules if f"`jaxdc/{m}.py`" not in text} == set()
