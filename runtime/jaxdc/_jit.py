@@ -47,7 +47,6 @@ _MENTIONS_STATIC = re.compile(r"\b(?:Static|STATIC_MARKER)\b")
 
 def jit(
     fun: Callable[..., Any] | None = None,
-    /,
     *,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Iterable[str] | None = None,
