@@ -5,11 +5,12 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.jaxdc-installed
 
-.PHONY: demo test test-matrix test-downstream bench venv clean
+.PHONY: demo test check test-matrix test-downstream bench venv clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The installed metadata carries the version, which is written in the rules package.
+$(STAMP): pyproject.toml rules/_jaxdc_rules/__init__.py
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -26,6 +27,13 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# The quality gate CI runs before the tests (settings in pyproject.toml; the same hooks
+# in .pre-commit-config.yaml): lint, formatting, and mypy --strict on the project's code.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Slow, so not part of `make test`: the whole suite on other interpreters, each in its
 # own venv (.venv-matrix/<python>), e.g. `make test-matrix PYTHONS="python3.10 python3.13"`.

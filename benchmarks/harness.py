@@ -107,7 +107,7 @@ class Ratio:
 
 
 def ratio(lib: Sequence[float], ref: Sequence[float]) -> Ratio:
-    paired = sorted(a / b for a, b in zip(lib, ref))
+    paired = sorted(a / b for a, b in zip(lib, ref, strict=True))
     if len(paired) >= 4:
         q = statistics.quantiles(paired, n=4)
         q1, q3 = q[0], q[2]

@@ -274,7 +274,9 @@ def _peer_ojax() -> Peer:
         make,
         "_ojax_new({o}, {f}={v})",
         {"_ojax_new": ojax.new},
-        note="`ojax.OTree` with an `assign_` `__init__` (OTree has init=False); replace = `ojax.new`",
+        note=(
+            "`ojax.OTree` with an `assign_` `__init__` (OTree has init=False); replace = `ojax.new`"
+        ),
     )
 
 

@@ -305,28 +305,25 @@ def main() -> int:
             "median time (attribute reads: per single attribute lookup).",
             "",
         ]
-        out += lines + [""]
+        out += [*lines, ""]
         all_misses += [n for n in notes if not n.startswith("- ")]
         out += [n for n in notes if n.startswith("- ")]
         out += [""]
     if "nested" in sections:
         lines, data, notes = nested_section(peers, args)
         raw.update(data)
-        out += ["Nested update (one deep leaf of the 40-node tree):", ""] + lines + [""]
+        out += ["Nested update (one deep leaf of the 40-node tree):", "", *lines, ""]
         all_misses += [n for n in notes if not n.startswith("- ")]
-        out += [n for n in notes if n.startswith("- ")] + [""]
+        out += [*(n for n in notes if n.startswith("- ")), ""]
     if "imports" in sections:
         lines, data, notes = imports_section(peers, args)
         raw.update(data)
         out += ["Import cost on top of `import jax` (fresh subprocess per measurement):", ""]
-        out += lines + [""]
+        out += [*lines, ""]
         all_misses += notes
     notes_peers = [f"- {p.key}: {p.note}" for p in peers if p.note and not p.error]
-    out += (
-        ["<details><summary>How each library is spelled</summary>", ""]
-        + notes_peers
-        + ["", "</details>", ""]
-    )
+    out += ["<details><summary>How each library is spelled</summary>", "", *notes_peers]
+    out += ["", "</details>", ""]
     if any(p.key == "jaxdc" and not p.error for p in peers):
         out += ["**jaxdc misses:** " + ("none" if not all_misses else ""), ""]
         out += [f"- {m}" for m in all_misses] + ([""] if all_misses else [])

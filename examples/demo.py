@@ -67,9 +67,8 @@ def run_pyright() -> set[int]:
         line = diag["range"]["start"]["line"] + 1
         message = diag["message"].splitlines()[0]
         caught.add(line)
-        print(
-            f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{diag.get('rule', '')}]"
-        )
+        rule = diag.get("rule", "")
+        print(f"  line {line:>2}  {source_line(line)}\n           -> {message}  [{rule}]")
     return caught
 
 

@@ -70,9 +70,8 @@ def main() -> None:
     section("jit with Static[...] parameters (lr is static, model is traced)")
     for _ in range(200):
         model = train_step(model, x, y, 0.05)
-    print(
-        f"after {int(model.step)} steps, loss = {float(jnp.mean((jax.vmap(model)(x) - y) ** 2)):.4f}"
-    )
+    loss = float(jnp.mean((jax.vmap(model)(x) - y) ** 2))
+    print(f"after {int(model.step)} steps, loss = {loss:.4f}")
     try:
         train_step(model, x, y, [0.05])
     except TypeError as err:

@@ -73,7 +73,9 @@ def _ensure_venv() -> None:
             text=True,
             check=True,
         ).stdout.strip()
-        (Path(site) / "jaxdc_mypy_plugin.pth").write_text(str(REPO / "mypy_plugin") + "\n")
+        # The plugin and the rules package it imports (the same roots as the editable install).
+        roots = [REPO / "mypy_plugin", REPO / "rules"]
+        (Path(site) / "jaxdc_mypy_plugin.pth").write_text("".join(f"{r}\n" for r in roots))
 
 
 @pytest.fixture(scope="session")

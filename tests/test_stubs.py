@@ -17,6 +17,9 @@ import sysconfig
 import textwrap
 import venv
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STUBS = REPO / "stubs" / "jaxdc-stubs"
@@ -152,7 +155,7 @@ def _bare_venv(env_dir: Path) -> tuple[Path, Path]:
     return python, site
 
 
-def test_wheel_install_is_found(tmp_path: Path) -> None:
+def test_wheel_install_is_found(tmp_path: Path, checkout_score: float) -> None:
     """A fresh venv holding only the wheel."""
     subprocess.run(
         [
@@ -192,6 +195,7 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
             str(python),
             "-c",
             "import sys, importlib.util as u; print(u.find_spec('jaxdc').origin)"
+            "; import _jaxdc_rules.messages as m; print(m.__file__)"
             "; print(*sys.path, sep='\\n')",
         ],
         capture_output=True,
@@ -199,26 +203,47 @@ def test_wheel_install_is_found(tmp_path: Path) -> None:
         check=True,
         cwd=tmp_path,
     ).stdout.splitlines()
-    assert where[0].startswith(str(site))
-    assert not {str(REPO / "stubs"), str(REPO / "runtime")} & set(where[1:])
+    # The runtime and the plugin share the rules package: it must ship in the wheel.
+    assert where[0].startswith(str(site)) and where[1].startswith(str(site))
+    assert not {str(REPO / "stubs"), str(REPO / "runtime"), str(REPO / "rules")} & set(where[2:])
     _assert_stubs_found(python, tmp_path, "probe-wheel")
+    # The wheel's `jaxdc` (stubs inline, py.typed) is what `--verifytypes` scores for users.
+    report = _verifytypes(python, tmp_path)
+    assert report["packageRootDirectory"] == str(site / "jaxdc")
+    assert report["pyTypedPath"] == str(site / "jaxdc" / "py.typed")
+    assert report["exportedSymbolCounts"]["withKnownType"] > 0
+    assert report["completenessScore"] == checkout_score
 
 
-def test_verifytypes_score_is_the_documented_one(tmp_path: Path) -> None:
-    """`pyright --verifytypes` skips `-stubs` packages, so it reads the stubs installed as
-    the package `jaxdc` itself; stubs/README.md quotes the score."""
-    python, site = _bare_venv(tmp_path / "env")
-    shutil.copytree(STUBS, site / "jaxdc")
-    (site / "jaxdc" / "py.typed").touch()
+def _verifytypes(python: Path, cwd: Path) -> dict[str, Any]:
+    """`pyright --verifytypes jaxdc` against the packages of `python`'s environment."""
     # --verifytypes ignores --pythonpath; it takes the first `python` on PATH.
     path = f"{python.parent}{os.pathsep}{os.environ['PATH']}"
     proc = subprocess.run(
         [str(BIN / "pyright"), "--verifytypes", "jaxdc", "--ignoreexternal", "--outputjson"],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
+        cwd=cwd,
         check=False,
         env={**os.environ, "PATH": path},
     )
-    score = json.loads(proc.stdout)["typeCompleteness"]["completenessScore"]
-    assert f"completeness score: {score:.1%}" in (REPO / "stubs" / "README.md").read_text()
+    report: dict[str, Any] = json.loads(proc.stdout)["typeCompleteness"]
+    return report
+
+
+@pytest.fixture(scope="module")
+def checkout_score(tmp_path_factory: pytest.TempPathFactory) -> float:
+    """The checkout's score: `pyright --verifytypes` refuses a package shadowed by a `-stubs`
+    package (the editable layout), so it reads the stubs copied in as the package itself."""
+    tmp_path = tmp_path_factory.mktemp("verifytypes")
+    python, site = _bare_venv(tmp_path / "env")
+    shutil.copytree(STUBS, site / "jaxdc")
+    (site / "jaxdc" / "py.typed").touch()
+    score: float = _verifytypes(python, tmp_path)["completenessScore"]
+    return score
+
+
+def test_verifytypes_score_is_the_documented_one(checkout_score: float) -> None:
+    """stubs/README.md quotes the score."""
+    readme = (REPO / "stubs" / "README.md").read_text()
+    assert f"completeness score: {checkout_score:.1%}" in readme

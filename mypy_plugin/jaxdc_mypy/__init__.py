@@ -8,9 +8,10 @@ light (no mypy or jax import at import time) so pure-Python submodules such as
 from __future__ import annotations
 
 # mypy records the entry module's __version__ with every cache entry, so a release
-# invalidates caches. It is the distribution's version (a test keeps them equal); a
-# literal, because importlib.metadata would cost every mypy run ~10 ms.
-__version__ = "0.1.0"
+# invalidates caches. It comes from the one place the version is written, the rules
+# package's __init__ (a literal: importing it loads nothing else; importlib.metadata would
+# cost every mypy run ~10 ms).
+from _jaxdc_rules import __version__ as __version__
 
 
 def plugin(version: str) -> type:

@@ -11,6 +11,8 @@ class State:
 
 from dataclasses import asdict, astuple, fields, is_dataclass
 
+from _jaxdc_rules import __version__ as __version__  # the one place the version is written
+
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
@@ -20,8 +22,6 @@ from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
 from jaxdc._serialization import from_state_dict, to_state_dict
 from jaxdc._static import Static
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Attr",

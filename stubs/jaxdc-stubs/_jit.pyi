@@ -10,8 +10,9 @@ _P2 = ParamSpec("_P2")
 _R_co = TypeVar("_R_co", covariant=True)
 _S = TypeVar("_S")
 
-# Stub-only: the runtime returns jax's own jitted callable. The ParamSpec keeps the wrapped
-# signature, so call sites are checked exactly as if the function were undecorated.
+# Stub-only: the runtime returns `jaxdc._jit.Jitted`, which wraps jax.jit's result and
+# forwards its other attributes. The ParamSpec keeps the wrapped signature, so call sites
+# are checked exactly as if the function were undecorated.
 @type_check_only
 class _Jitted(Generic[_P, _R_co]):
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...

@@ -1,0 +1,530 @@
+"""Every message jaxdc shows a user, whichever layer catches the mistake.
+
+Literal messages and templates live here, once, so the runtime (``jaxdc``) and the mypy
+plugin (``jaxdc_mypy``) cannot drift apart: each layer passes names it already knows (a
+class as ``class_display`` shows it, a field, a type as ``typedesc.show`` prints it) and
+gets the sentence back. The plugin pairs each sentence with its error code
+(``jaxdc_mypy.messages``). ``tests/test_plugin_wording.py`` runs every family through both
+layers and requires the same text.
+
+Shape of a message: ``<what> '<field>' of class '<Class>' <problem>: <why>. Fix: <action>.``
+It names the class, the field and the fix.
+
+The file is split in sections, one per area; a helper adding messages for its area appends
+to its own section (sections near the end are reserved for them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+# =========================================================================================
+# How classes are shown
+# =========================================================================================
+
+_MYPY_LOCAL_MARKER = re.compile(r"@\d+")
+
+
+def class_display(qualname: str) -> str:
+    """A class as every message shows it: its qualified name without the function it was
+    defined in (``Outer.Inner``; ``make.<locals>.Cfg`` -> ``Cfg``). mypy's markers for
+    classes defined in functions (``Cfg@12``) are dropped too."""
+    name = qualname.rsplit("<locals>.", 1)[-1]
+    return _MYPY_LOCAL_MARKER.sub("", name) if "@" in name else name
+
+
+def qualname_in(fullname: str, module: str) -> str:
+    """``pkg.mod.Outer.Inner`` in module ``pkg.mod`` -> ``Outer.Inner`` (mypy's fullnames)."""
+    prefix = module + "."
+    return fullname[len(prefix) :] if module and fullname.startswith(prefix) else fullname
+
+
+# =========================================================================================
+# Static fields and jit parameters of unhashable type (class definition; mypy + plugin)
+# =========================================================================================
+
+
+class Problem(NamedTuple):
+    """Why a type fails a rule: a row of the tables below, and what fills it in."""
+
+    kind: str
+    subject: str = ""
+    """The offending class, as shown (``'{T}'`` in the tables)."""
+    part: str = ""
+    """The offending part of the field's type, as shown."""
+    via: str = ""
+    """For a dataclass or NamedTuple: its field that holds the unhashable value."""
+    inner: Problem | None = None
+    """For a dataclass or NamedTuple: that field's own problem."""
+    base: str = ""
+    """For ``hash-none``: the class whose ``__hash__`` is None (``'{B}'``)."""
+
+
+STATIC_TEMPLATE = (
+    "static field '{field}' of class '{cls}' has unhashable type '{type}': {reason}. "
+    "Static values are part of the treedef and used as jit cache keys, so they must be "
+    "hashable. Fix: {fix}."
+)
+JIT_STATIC_TEMPLATE = (
+    "static parameter '{field}' of jitted function '{cls}' has unhashable type '{type}': "
+    "{reason}. Static arguments are used as jit cache keys, so they must be hashable. "
+    "Fix: {fix}."
+)
+_IMMUTABLE_FIX = (
+    "use an immutable type such as tuple[...] or frozenset[...], or make '{field}' a data field"
+)
+# kind -> (reason, fix); {T}: offending class, {B}: base, {via}: its field, {field}: ours.
+_STATIC_ROWS = {
+    "mutable": ("'{T}' is mutable and not hashable", _IMMUTABLE_FIX),
+    "typeddict": (
+        "TypedDict '{T}' is a dict, which is mutable and not hashable",
+        "use a NamedTuple or a frozen dataclass instead of '{T}', or make '{field}' a data field",
+    ),
+    "hash-none": ("'{T}' is not hashable ('{B}' sets __hash__ to None)", _IMMUTABLE_FIX),
+    "array": (
+        "arrays are not hashable",
+        "make '{field}' a data field (drop Static[...] / static=True)",
+    ),
+    "not-frozen": (
+        "dataclass '{T}' is not frozen",
+        "declare '{T}' with @dataclass(frozen=True)",
+    ),
+    "eq-without-hash": (
+        "'{T}' defines __eq__ but not __hash__",
+        "define __hash__ on '{T}'",
+    ),
+    "frozen-field": (
+        "frozen dataclass '{T}' has field '{via}' of unhashable type '{inner_type}' "
+        "({inner_reason})",
+        "make '{field}' a data field, or give '{T}.{via}' a hashable type",
+    ),
+    "tuple-field": (
+        "NamedTuple '{T}' has field '{via}' of unhashable type '{inner_type}' ({inner_reason})",
+        "make '{field}' a data field, or give '{T}.{via}' a hashable type",
+    ),
+}
+# A jit parameter is not a field: where the runtime's fix says "data field", say this.
+_JIT_FIXES = {
+    "mutable": "use an immutable type such as tuple[...] or frozenset[...], or drop "
+    "Static[...] from '{field}'",
+    "hash-none": "use an immutable type such as tuple[...] or frozenset[...], or drop "
+    "Static[...] from '{field}'",
+    "typeddict": "use a NamedTuple or a frozen dataclass instead of '{T}', or drop "
+    "Static[...] from '{field}'",
+    "array": "drop Static[...] from '{field}' so the array is traced",
+    "frozen-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
+    "tuple-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
+}
+
+
+def _reason(problem: Problem, field: str) -> str:
+    values = {"T": problem.subject, "B": problem.base, "via": problem.via, "field": field}
+    if problem.inner is not None:
+        values["inner_type"] = problem.inner.part
+        values["inner_reason"] = _reason(problem.inner, field)
+    reason = _STATIC_ROWS[problem.kind][0]
+    if problem.kind == "hash-none" and problem.base == problem.subject:
+        reason = "'{T}' is not hashable (it sets __hash__ to None)"
+    return reason.format(**values)
+
+
+def _unhashable(template: str, name: str, owner: str, problem: Problem, fix: str) -> str:
+    """Fill a static-field or jit-parameter template: `name` of `owner` is unhashable."""
+    return template.format(
+        field=name,
+        cls=owner,
+        type=problem.part,
+        reason=_reason(problem, name),
+        fix=fix.format(T=problem.subject, B=problem.base, via=problem.via, field=name),
+    )
+
+
+def static_unhashable(field: str, cls: str, problem: Problem) -> str:
+    """A static field whose *type* is unhashable (class definition / mypy)."""
+    return _unhashable(STATIC_TEMPLATE, field, cls, problem, _STATIC_ROWS[problem.kind][1])
+
+
+def jit_static_unhashable(param: str, function: str, problem: Problem) -> str:
+    """A ``jaxdc.jit`` parameter annotated ``Static[...]`` whose type is unhashable."""
+    fix = _JIT_FIXES.get(problem.kind, _STATIC_ROWS[problem.kind][1])
+    return _unhashable(JIT_STATIC_TEMPLATE, param, function, problem, fix)
+
+
+# =========================================================================================
+# Data fields whose type is not array-like (mypy + plugin)
+# =========================================================================================
+
+DATA_TEMPLATE = (
+    "data field '{field}' of class '{cls}' has type '{type}', which is not array-like: "
+    "{reason}. Data fields are pytree children that JAX traces as arrays. Fix: {fix}."
+)
+ANY_TEMPLATE = (
+    "data field '{field}' of class '{cls}' has type '{type}', so it is not checked to be "
+    "array-like. Fix: annotate it with an array type such as jax.Array, or declare it "
+    "Static[...] if it is configuration."
+)
+_DATA_ROWS = {
+    "not-array": (
+        "'{T}' is not an array type or a pytree class",
+        "declare it Static[{type}] if it is configuration, or list '{T}' under "
+        "extra_pytree_bases or extra_array_types in [tool.jaxdc-mypy] if JAX can trace it",
+    ),
+    "text": (
+        "'{T}' is not an array type",
+        "declare it Static[{type}] if it is configuration",
+    ),
+    "callable": (
+        "a callable is not an array",
+        "declare it Static[{type}] (functions are hashable)",
+    ),
+    "class-object": (
+        "a class object is not an array",
+        "declare it Static[{type}]",
+    ),
+}
+
+
+def data_not_arraylike(field: str, cls: str, type_: str, problem: Problem) -> str:
+    reason, fix = _DATA_ROWS[problem.kind]
+    values = {"T": problem.subject, "field": field, "type": type_}
+    return DATA_TEMPLATE.format(
+        field=field, cls=cls, type=type_, reason=reason.format(**values), fix=fix.format(**values)
+    )
+
+
+def data_any(field: str, cls: str, type_: str) -> str:
+    return ANY_TEMPLATE.format(field=field, cls=cls, type=type_)
+
+
+# =========================================================================================
+# Static values (construction, replace, copy_and_mutate)
+# =========================================================================================
+
+
+def static_value_array(field: str, cls: str, shown: str, inside: str | None) -> str:
+    """A static field got an array (``inside``: the array type, when nested in ``shown``)."""
+    found = f" containing a '{inside}'" if inside else ""
+    return (
+        f"static field '{field}' of class '{cls}' got a value of type '{shown}'{found}: "
+        f"arrays are not hashable, so they cannot be static. Fix: make '{field}' a data "
+        f"field (drop Static[...] / static=True), or pass a tuple of Python scalars if it is "
+        f"a small constant."
+    )
+
+
+def static_value_unhashable(field: str, cls: str, shown: str, detail: str) -> str:
+    """A static field got a value ``hash()`` rejects (``detail``: Python's own words)."""
+    return (
+        f"static field '{field}' of class '{cls}' got a value of type '{shown}', which is "
+        f"not hashable ({detail}). Static values are jit cache keys. Fix: pass an immutable "
+        f"value (a tuple instead of a list, a frozenset instead of a set), or make '{field}' "
+        f"a data field."
+    )
+
+
+# =========================================================================================
+# Field kinds (class definition)
+# =========================================================================================
+
+
+def unresolved_field(field: str, cls: str, annotation: str, missing: str) -> str:
+    """A field whose kind cannot be decided: its annotation names an undefined name."""
+    return (
+        f"cannot tell whether field '{field}' of class '{cls}' is static: its annotation "
+        f"{annotation} names '{missing}', which is not defined at runtime (imported only "
+        f"under TYPE_CHECKING, or not defined yet?). Fix: make '{missing}' importable at "
+        f"runtime, or state the kind explicitly with jaxdc.field(static=False) for a data "
+        f"field or jaxdc.field(static=True)."
+    )
+
+
+def static_annotation_conflict(field: str, cls: str) -> str:
+    return (
+        f"field '{field}' of class '{cls}' is annotated Static[...] but declared "
+        f"jaxdc.field(static=False). Fix: drop one of them."
+    )
+
+
+FIELD_STATIC_AND_EXCLUDED = (
+    "jaxdc.field(static=True, pytree=False): a field is either static (part of the "
+    "treedef) or left out of the pytree, not both. Fix: drop one of them."
+)
+
+
+def field_static_and_pytree_node(static: bool, pytree_node: bool) -> str:
+    """``field(static=..., pytree_node=...)`` saying opposite things."""
+    return (
+        f"jaxdc.field(static={static}, pytree_node={pytree_node}): pytree_node=False is "
+        f"flax's spelling of static=True, so these contradict each other. Fix: keep one of "
+        f"them."
+    )
+
+
+def excluded_without_default(field: str, cls: str) -> str:
+    return (
+        f"field '{field}' of class '{cls}' is left out of the pytree (pytree=False) but has "
+        f"no default: after jit/vmap/tree_map it would be unset, because jaxdc never re-runs "
+        f"__init__/__post_init__ on unflatten. Fix: give it a default, or drop pytree=False "
+        f"to carry it in the pytree."
+    )
+
+
+# =========================================================================================
+# Construction, and assigning fields of frozen instances
+# =========================================================================================
+
+_EXCLUDED_FIX = (
+    "Fix: drop pytree=False to carry it in the pytree (Static[...] if it is configuration), "
+    "or compute it in a property."
+)
+
+
+def excluded_in_construction(field: str, cls: str) -> str:
+    """An excluded field assigned in ``__init__``/``__post_init__`` (runtime and plugin)."""
+    return (
+        f"field '{field}' of class '{cls}' is left out of the pytree (pytree=False), so a "
+        f"value set during construction would be lost after jit/vmap/tree_map (jaxdc never "
+        f"re-runs __init__/__post_init__ on unflatten). {_EXCLUDED_FIX}"
+    )
+
+
+def excluded_set_in_construction(field: str, cls: str) -> str:
+    """An excluded field changed behind the frozen ``__setattr__`` (``object.__setattr__``),
+    found when construction finishes."""
+    return (
+        f"field '{field}' of class '{cls}' is left out of the pytree (pytree=False), but "
+        f"construction (__init__/__post_init__, e.g. with object.__setattr__) changed it: "
+        f"the value would be lost after jit/vmap/tree_map, which restore its default. "
+        f"{_EXCLUDED_FIX}"
+    )
+
+
+def excluded_given(field: str, cls: str) -> str:
+    """A value passed to the constructor for an excluded field."""
+    return (
+        f"field '{field}' of class '{cls}' is left out of the pytree (pytree=False), so the "
+        f"value passed for it would be lost after jit/vmap/tree_map, which restore its "
+        f"default. Fix: declare it jaxdc.field(pytree=False, init=False, default=...) if it "
+        f"is a fixed value, or drop pytree=False to carry it in the pytree (Static[...] if "
+        f"it is configuration)."
+    )
+
+
+def field_not_set(field: str, cls: str, *, init: bool) -> str:
+    """A field still unset when construction finishes."""
+    if not init:
+        return (
+            f"field '{field}' of class '{cls}' (init=False) was not set during construction. "
+            f"Fix: assign it in __post_init__ (self.{field} = ...) or give it a default."
+        )
+    return (
+        f"field '{field}' of class '{cls}' was not set by __init__. A custom __init__ must "
+        f"assign every field (self.{field} = ...) or the field needs a default."
+    )
+
+
+def frozen_fix(name: str) -> str:
+    """The "Fix:" sentence of every frozen-assignment error at runtime."""
+    return (
+        f"Fix: jaxdc.replace(obj, {name}=...), or for nested edits "
+        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...` (spelled "
+        f"`jaxdc.attr(new, lambda n: n.{name}).set(...)` where type checkers must accept it)."
+    )
+
+
+def frozen_assign(name: str, cls: str, *, is_field: bool) -> str:
+    what = "field" if is_field else "attribute"
+    return (
+        f"cannot assign to {what} '{name}' of '{cls}': jaxdc instances are frozen, like JAX "
+        f"arrays. {frozen_fix(name)}"
+    )
+
+
+def frozen_delete(name: str, cls: str) -> str:
+    return (
+        f"cannot delete field '{name}' of '{cls}': jaxdc instances are frozen and every "
+        f"field is part of the pytree. {frozen_fix(name)}"
+    )
+
+
+def frozen_assignment_here(path: str | None, cls: str) -> str:
+    """The plugin's ``jaxdc.attr(...).set()`` outside the places assignment is allowed."""
+    target = f"field '{path}'" if path else "a field"
+    first = path.split(".")[0] if path else "field"
+    example = path or "field"
+    return (
+        f"cannot assign to {target} of '{cls}' here: jaxdc instances are frozen, like "
+        "JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside "
+        f"`with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, {first}=...), or "
+        f"`with jaxdc.copy_and_mutate(obj) as new: "
+        f"jaxdc.attr(new, lambda n: n.{example}).set(...)`."
+    )
+
+
+def edit_no_such_field(name: str, cls: str, fields: Iterable[str]) -> str:
+    """Assigning a name that is not a pytree field inside a ``copy_and_mutate`` block."""
+    return (
+        f"cannot assign '{name}' in copy_and_mutate: class '{cls}' has no pytree field "
+        f"'{name}' (fields: {', '.join(fields)}; fields left out of the pytree keep their "
+        f"defaults)."
+    )
+
+
+def undecorated_subclass(cls: str, parent: str) -> str:
+    return (
+        f"class '{cls}' subclasses the pytree dataclass '{parent}' but is not decorated "
+        f"itself, so JAX would treat its instances as opaque leaves. Fix: decorate '{cls}' "
+        f"with @jaxdc.pytree_dataclass (subclasses of jaxdc.PyTreeNode are decorated "
+        f"automatically)."
+    )
+
+
+# =========================================================================================
+# The decorator and its options
+# =========================================================================================
+
+
+def unknown_options(where: str, unknown: Iterable[str], valid: Iterable[str]) -> str:
+    return (
+        f"{where}() got unknown option(s) {', '.join(map(repr, unknown))}; valid options: "
+        f"{', '.join(valid)}."
+    )
+
+
+def not_frozen_option(where: str) -> str:
+    return (
+        f"{where}(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable "
+        f"pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit "
+        f"instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
+    )
+
+
+def already_decorated(cls: str, name: str) -> str:
+    """Options passed to the decorator of a class that is already a jaxdc class."""
+    return (
+        f"class '{cls}' is already a jaxdc pytree dataclass (subclasses of jaxdc.PyTreeNode "
+        f"are decorated automatically). Fix: pass options as class keywords, e.g. class "
+        f"{name}(PyTreeNode, kw_only=True)."
+    )
+
+
+def stacked_dataclass(cls: str) -> str:
+    """``@pytree_dataclass`` applied to a class ``@dataclasses.dataclass`` already made."""
+    return (
+        f"class '{cls}' is decorated with both @dataclasses.dataclass and "
+        f"@jaxdc.pytree_dataclass; jaxdc makes the class a frozen dataclass itself, and "
+        f"dataclasses cannot process a class twice. Fix: drop @dataclass (keep "
+        f"@jaxdc.pytree_dataclass, passing it any dataclass options)."
+    )
+
+
+def not_a_jaxdc_class(cls: str) -> str:
+    return f"'{cls}' is not a jaxdc pytree dataclass"
+
+
+def non_frozen_base(cls: str, base: str) -> str:
+    return (
+        f"class '{cls}' derives from the non-frozen dataclass '{base}'; jaxdc classes are "
+        f"frozen and dataclasses cannot mix the two. Fix: declare '{base}' with "
+        f"@dataclass(frozen=True)."
+    )
+
+
+def numpy_default(field: str, cls: str) -> str:
+    return (
+        f"field '{field}' of class '{cls}' has a numpy.ndarray default, which is mutable and "
+        f"would be shared by every instance. Fix: use an immutable JAX array "
+        f"(jnp.asarray(...)) or jaxdc.field(default_factory=...)."
+    )
+
+
+def pytree_node_slots(name: str) -> str:
+    return (
+        f"class {name}(PyTreeNode, slots=True): a base class cannot swap the class being "
+        f"created for a slotted copy. Fix: decorate it instead: "
+        f"@jaxdc.pytree_dataclass(slots=True) class {name}: ..."
+    )
+
+
+# =========================================================================================
+# replace
+# =========================================================================================
+
+
+def replace_needs_instance(type_: str) -> str:
+    return f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got '{type_}'"
+
+
+def replace_unknown_fields(unknown: Iterable[str], cls: str, fields: Iterable[str]) -> str:
+    return (
+        f"replace() got unknown field(s) {', '.join(map(repr, unknown))} for class '{cls}'; "
+        f"its fields are: {', '.join(fields)}."
+    )
+
+
+# =========================================================================================
+# == and hash of instances
+# =========================================================================================
+
+
+def instance_unhashable(cls: str, field: str, what: str) -> str:
+    """``hash(obj)`` where field ``field`` holds ``what`` (an array, a 'list', ...)."""
+    return (
+        f"instance of '{cls}' is not hashable: field '{field}' holds {what}, which is not "
+        f"hashable. Instances holding arrays compare by value and cannot be dict keys, set "
+        f"members or static values. Fix: key by id(obj), or keep only hashable values in "
+        f"the fields of a class used that way."
+    )
+
+
+def traced_comparison(cls: str, field: str) -> str:
+    return (
+        f"cannot compare instances of '{cls}' with ==: field '{field}' holds a traced array "
+        f"(inside jit/vmap/grad), which has no value yet. Fix: compare outside the "
+        f"transformation, or explicitly, e.g. jax.tree.map(jnp.array_equal, a, b)."
+    )
+
+
+# =========================================================================================
+# jaxdc.attr paths
+# =========================================================================================
+
+NOT_A_PATH = (
+    "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
+    "`lambda o: o.a.b`"
+)
+
+
+# =========================================================================================
+# mypy plugin configuration
+# =========================================================================================
+
+
+def config_name_not_found(setting: str, name: str, why: str) -> str:
+    """A configured class name that does not resolve (a warning: mypy carries on)."""
+    return (
+        f"[tool.jaxdc-mypy] {setting}: '{name}' {why}, so it has no effect. Fix: write the "
+        f"fully qualified name of a class, as you would import it (e.g. 'equinox.Module')."
+    )
+
+
+# =========================================================================================
+# copy_and_mutate (appended by the copy_and_mutate owner)
+# =========================================================================================
+
+
+# =========================================================================================
+# jit at runtime (appended by the jit owner)
+# =========================================================================================
+
+
+# =========================================================================================
+# serialization (appended by the serialization owner)
+# =========================================================================================
+
+
+# =========================================================================================
+# shapes (appended by the shapes owner)
+# =========================================================================================

@@ -1,0 +1,120 @@
+"""Fully qualified names the rules and the plugin recognise.
+
+Classes are named by where they are *defined*, as mypy knows them; ``canonical`` maps the
+few spellings that differ at runtime (``collections.abc.Mapping`` is mypy's
+``typing.Mapping``; ``jax.Array`` is defined in a private module that moves between jax
+releases) so both layers compare the same strings.
+"""
+
+from __future__ import annotations
+
+# --- jaxdc names the plugin hooks (the *stubs'* module layout, docs/architecture.md) ------
+DECORATOR = "jaxdc._dataclass.pytree_dataclass"
+DECORATOR_CALL = "jaxdc._dataclass.PytreeDataclassDecorator.__call__"
+PYTREE_NODE = "jaxdc._node.PyTreeNode"
+PYTREE_NODE_REPLACE = "jaxdc._node.PyTreeNode.replace"
+STATIC = "jaxdc._static.Static"
+FIELD = "jaxdc._field.field"
+STATIC_FIELD = "jaxdc._field.static_field"
+REPLACE = "jaxdc._replace.replace"
+JIT = "jaxdc._jit.jit"
+ATTR = "jaxdc._mutation.attr"
+COPY_AND_MUTATE = "jaxdc._copy_and_mutate.copy_and_mutate"
+
+# Key under which a class's own field kinds are stored in ``TypeInfo.metadata``. Metadata
+# is JSON that mypy serialises into its cache, so it is what survives warm runs, parallel
+# workers and the daemon; the ``Annotated`` marker of ``Static[...]`` does not.
+METADATA_KEY = "jaxdc"
+# Dataclass options mypy does not record (``eq``, ``unsafe_hash``, fields left out of the
+# hash), stored for every dataclass, and the mark of a class another library makes a pytree.
+HASH_METADATA_KEY = "jaxdc-hash"
+PYTREE_METADATA_KEY = "jaxdc-pytree"
+
+STDLIB_DATACLASS = "dataclasses.dataclass"
+STDLIB_FIELD = "dataclasses.field"
+# Decorators of other libraries whose classes are pytrees.
+FOREIGN_PYTREE_DECORATORS = frozenset({"flax.struct.dataclass"})
+
+# --- types -------------------------------------------------------------------------------
+JAX_ARRAY = "jax.Array"
+# Array types whose subclasses are array-like data and never hashable statics.
+ARRAY_TYPES = frozenset({JAX_ARRAY, "numpy.ndarray"})
+# Scalars that JAX turns into arrays (NumPy scalars and Python numbers).
+SCALAR_TYPES = frozenset(
+    {
+        "numpy.number",
+        "numpy.bool",
+        "numpy.bool_",
+        "builtins.bool",
+        "builtins.int",
+        "builtins.float",
+        "builtins.complex",
+    }
+)
+TEXT_TYPES = frozenset({"builtins.str", "builtins.bytes"})
+# Containers JAX flattens into their elements (mappings: their values), and the abstract
+# types such fields are annotated with (they hold a list, tuple or dict at runtime).
+PYTREE_CONTAINERS = frozenset(
+    {
+        "builtins.list",
+        "builtins.tuple",
+        "builtins.dict",
+        "collections.OrderedDict",
+        "collections.defaultdict",
+        "typing.Iterable",
+        "typing.Collection",
+        "typing.Sequence",
+        "typing.MutableSequence",
+        "typing.Mapping",
+        "typing.MutableMapping",
+        "flax.core.frozen_dict.FrozenDict",
+    }
+)
+# Base classes of other libraries' pytrees, as users import them (resolved like the
+# ``extra_pytree_bases`` setting, to which they are added).
+KNOWN_PYTREE_BASES = ("equinox.Module", "flax.struct.PyTreeNode")
+# Mutable classes whose instances are unhashable (the runtime table's first row): the
+# concrete stdlib ones, whose stubs do not always say ``__hash__: ClassVar[None]``.
+MUTABLE_TYPES = frozenset(
+    {
+        "builtins.list",
+        "builtins.dict",
+        "builtins.set",
+        "builtins.bytearray",
+        "collections.deque",
+        "collections.OrderedDict",
+        "collections.defaultdict",
+        "collections.Counter",
+        "collections.ChainMap",
+        "collections.UserDict",
+        "collections.UserList",
+        "typing.MutableSequence",
+        "typing.MutableMapping",
+        "typing.MutableSet",
+    }
+)
+# Read-only interfaces Python makes unhashable (they define ``__eq__``, not ``__hash__``).
+UNHASHABLE_TYPES = frozenset({"typing.Mapping", "typing.AbstractSet"})
+# Containers hashed through their elements (tuples are described as tuples).
+HASHED_BY_ELEMENTS = frozenset({"builtins.frozenset"})
+
+_ALIASES = {
+    "jax._src.basearray.Array": JAX_ARRAY,
+    "jaxlib._jax.Array": JAX_ARRAY,
+    "jaxlib.xla_extension.Array": JAX_ARRAY,
+    "collections.abc.Set": "typing.AbstractSet",
+    "collections.abc.MutableSet": "typing.MutableSet",
+    "flax.core.FrozenDict": "flax.core.frozen_dict.FrozenDict",
+}
+# Modules whose classes messages show without the module (``list``, ``Sequence``).
+UNQUALIFIED_MODULES = frozenset({"builtins", "typing", "typing_extensions", "collections.abc"})
+
+
+def canonical(fullname: str) -> str:
+    """The one spelling both layers use for a class's fully qualified name."""
+    alias = _ALIASES.get(fullname)
+    if alias is not None:
+        return alias
+    if fullname.startswith("collections.abc."):
+        return "typing." + fullname[len("collections.abc.") :]
+    return fullname
