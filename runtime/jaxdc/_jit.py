@@ -35,6 +35,7 @@ from typing import Any
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
 
@@ -86,11 +87,7 @@ def _static_parameters(
         if p.annotation is inspect.Parameter.empty or not _is_static_parameter(fun, p, ns):
             continue
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise TypeError(
-                f"parameter '{p.name}' of '{fun.__qualname__}' is variadic and annotated "
-                f"Static[...]: jax.jit can only make named parameters static. Fix: give each "
-                f"static value its own parameter."
-            )
+            raise TypeError(messages.jit_static_variadic(p.name, fun.__qualname__))
         if p.kind is p.POSITIONAL_ONLY:
             nums.append(i)
         else:
@@ -105,10 +102,7 @@ def _is_static_parameter(fun: Callable[..., Any], p: inspect.Parameter, ns: Name
         if not _mentions_static(p.annotation):
             return False  # e.g. "SO3" or a TYPE_CHECKING-only import: a data parameter
         raise TypeError(
-            f"cannot tell whether parameter '{p.name}' of '{fun.__qualname__}' is static: "
-            f"its annotation {p.annotation!r} names '{exc.name}', which is not defined at "
-            f"runtime. Fix: make '{exc.name}' importable at runtime, or pass "
-            f"static_argnames=... to jaxdc.jit explicitly."
+            messages.jit_static_unresolved(p.name, fun.__qualname__, repr(p.annotation), exc.name)
         ) from None
 
 
@@ -198,22 +192,13 @@ class Jitted:
                 hash(arguments.get(name))
             except TypeError:
                 return TypeError(_message(self._fun.__qualname__, name, arguments[name]))
-        return TypeError(f"a static argument of '{self._fun.__qualname__}' is not hashable")
+        return TypeError(messages.jit_static_value_unknown(self._fun.__qualname__))
 
 
 def _message(fun: str, name: str, value: Any) -> str:
     if isinstance(value, (jax.Array, np.ndarray)):
-        return (
-            f"static parameter '{name}' of '{fun}' got an array: arrays are not hashable, "
-            f"so they cannot be static (jit cache keys). Fix: drop Static[...] from '{name}' "
-            f"so the array is traced, or pass a tuple of Python scalars."
-        )
-    return (
-        f"static parameter '{name}' of '{fun}' got a value of type '{type(value).__name__}', "
-        f"which is not hashable; static arguments are jit cache keys. Fix: pass an immutable "
-        f"value (a tuple instead of a list, a frozenset instead of a set), or drop "
-        f"Static[...] from '{name}' to trace it."
-    )
+        return messages.jit_static_value_array(name, fun)
+    return messages.jit_static_value_unhashable(name, fun, type(value).__name__)
 
 
 class _Bound:
