@@ -108,3 +108,97 @@ def test_importing_the_compat_module_never_imports_flax() -> None:
     code = "import jaxdc.compat.flax_struct, sys; print('flax' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --- what type checkers see (pyright; mypy + the jaxdc plugin) -------------------------
+
+_CHECKED = """\
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import jaxdc
+from jaxdc.compat import flax_struct as struct
+
+
+@struct.dataclass
+class Env:
+    pos: jax.Array
+    step_fn: Callable[[jax.Array], jax.Array] = struct.field(pytree_node=False)
+    size: int = struct.field(False, default=3)
+    vel: jax.Array = struct.field(default_factory=lambda: jnp.zeros(2))
+
+
+@struct.dataclass(kw_only=True)
+class Params:
+    gain: jax.Array
+
+
+class Agent(struct.PyTreeNode):
+    w: jax.Array
+    env: Env
+    lr: float = struct.field(pytree_node=False)
+    steps: int = 0
+
+
+env = Env(jnp.ones(2), jnp.tanh)
+agent = Agent(jnp.ones(3), env, 0.1)
+moved: Agent = agent.replace(w=jnp.zeros(3))
+env2: Env = jaxdc.replace(env, size=4)
+params = Params(gain=jnp.ones(1))
+env.pos = jnp.zeros(2)
+Agent(jnp.ones(3), env)
+"""
+_FROZEN_LINE = _CHECKED.splitlines().index("env.pos = jnp.zeros(2)") + 1
+_MISSING_ARG_LINE = _FROZEN_LINE + 1
+
+
+def _checker(name: str, tmp_path: object) -> set[tuple[int, str]]:
+    import pathlib
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "downstream"))
+    import checkers
+
+    root = pathlib.Path(str(tmp_path))
+    (root / "case.py").write_text(_CHECKED)
+    found = getattr(checkers, name)(root, ("case.py",), 300)
+    return {(d.line, d.code) for d in found}
+
+
+def test_pyright_reads_compat_fields_defaults_and_frozenness(tmp_path: object) -> None:
+    assert _checker("pyright", tmp_path) == {
+        (_FROZEN_LINE, "reportAttributeAccessIssue"),
+        (_MISSING_ARG_LINE, "reportCallIssue"),
+    }
+
+
+_PLUGIN_GAP = (
+    "open, owned by checkers: the mypy plugin does not know jaxdc.compat.flax_struct.dataclass "
+    "as a jaxdc decorator, so a field holding a compat class gets a jaxdc-data false alarm "
+    "and no .replace is added to decorated classes (docs/downstream.md)"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
+def test_mypy_with_the_plugin_reads_compat_fields_defaults_and_frozenness(
+    tmp_path: object,
+) -> None:
+    assert _checker("mypy", tmp_path) == {(_FROZEN_LINE, "misc"), (_MISSING_ARG_LINE, "call-arg")}
+
+
+@pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
+def test_mypy_with_the_plugin_sees_replace_on_decorated_classes(tmp_path: object) -> None:
+    import pathlib
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "downstream"))
+    import checkers
+
+    root = pathlib.Path(str(tmp_path))
+    (root / "case.py").write_text(
+        "import jax\nfrom jaxdc.compat import flax_struct as struct\n\n\n"
+        "@struct.dataclass\nclass S:\n    x: jax.Array\n    n: int = struct.field(False)\n\n\n"
+        "def f(s: S) -> S:\n    return s.replace(x=s.x + 1)\n\n\n"
+        "def g(s: S) -> S:\n    return s.replace(n='three')\n"
+    )
+    found = {(d.line, d.code) for d in checkers.mypy(root, ("case.py",), 300)}
+    assert found == {(16, "arg-type")}  # typed like PyTreeNode.replace: only the wrong value
