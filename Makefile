@@ -67,4 +67,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .venv-matrix $(DS_VENV) downstream/_sdists downstream/_work build dist .mypy_cache .pytest_cache
+	rm -rf $(VENV) .venv-matrix $(DS_VENV) downstream/.sdists downstream/.work build dist .mypy_cache .pytest_cache

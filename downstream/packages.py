@@ -67,6 +67,11 @@ PACKAGES: tuple[Package, ...] = (
             ),
             ("tests/test_jac_left.py", "numerical Jacobians, as above"),
             ("tests/test_jlog.py", "numerical Jacobians, and a wall-clock race (flaky)"),
+            (
+                "tests/test_manifold.py::test_sgd",
+                "an optimisation loop: a third of the remaining time, nothing the other "
+                "manifold tests do not reach",
+            ),
         ),
         budget_s=420,  # group-parametrised tests, each compiling jitted methods anew
         why="jdc.jit on every method from a class decorator, Static method parameters, "

@@ -1,4 +1,4 @@
-"""What one downstream run records per package (saved in _work/results.json)."""
+"""What one downstream run records per package (saved in downstream/results.json)."""
 
 from __future__ import annotations
 

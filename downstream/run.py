@@ -3,7 +3,7 @@
     python downstream/run.py fetch            # bootstrap, with network: download the sdists
     python downstream/run.py run [NAME ...]   # offline: both runs, then docs/downstream.md
 
-For each package of `packages.py`: unpack its sdist twice under downstream/_work/NAME/,
+For each package of `packages.py`: unpack its sdist twice under downstream/.work/NAME/,
 leave `baseline/` as published and migrate `jaxdc/` (`migrate.py`: the import change a
 user makes); run its tests in each (pytest, bounded by the package's time budget) and
 pyright and mypy + the jaxdc plugin on its sources; then compare. Every test that fails
@@ -37,8 +37,8 @@ import report  # noqa: E402
 from packages import PACKAGES, Package  # noqa: E402
 from results import Outcome, TestRun  # noqa: E402
 
-SDISTS = HERE / "_sdists"
-WORK = HERE / "_work"
+SDISTS = HERE / ".sdists"
+WORK = HERE / ".work"
 RESULTS = HERE / "results.json"  # committed: the page can be regenerated package by package
 DOC = HERE.parent / "docs" / "downstream.md"
 VARIANTS = ("baseline", "jaxdc")

@@ -55,8 +55,13 @@ def assert_arrays_close(*arrays: Any, rtol: float = 1e-6, atol: float = 1e-6) ->
 
 
 def assert_transforms_close(a: Any, b: Any) -> None:
-    """Same transformation (compared as matrices: q and -q are one rotation)."""
+    """Same transformation and same parameters, a quaternion `q` matching `-q`."""
     assert_arrays_close(a.as_matrix(), b.as_matrix())
+    pa, pb = onp.asarray(a.parameters()), onp.array(b.parameters())
+    if isinstance(a, (jaxlie.SO3, jaxlie.SE3)):  # parameters start with a quaternion wxyz
+        flip = onp.sum(pa[..., :4] * pb[..., :4], axis=-1, keepdims=True) < 0
+        pb[..., :4] = onp.where(flip, -pb[..., :4], pb[..., :4])
+    assert_arrays_close(pa, pb)
 
 
 def jacnumerical(f: Callable[[Any], Any], eps: float = 1e-5) -> Callable[[Any], Any]:
