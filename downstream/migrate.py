@@ -44,17 +44,16 @@ RULES: dict[str, tuple[Rule, ...]] = {
         Rule(r"^(\s*)from flax\.struct import ", r"\1from jaxdc.compat.flax_struct import "),
         Rule(r"^(\s*)import flax\.struct as (\w+)", r"\1import jaxdc.compat.flax_struct as \2"),
     ),
-    # chex dataclasses (all frozen in practice, see docs/migrating.md) -> the flax.struct
-    # compat decorator, which takes the same `frozen=True` keyword and has `.replace`.
+    # `@chex.dataclass` -> the compat decorator (same signature, `.replace`, Mapping).
     CHEX: (
         Rule(
             r"^(\s*)from chex import dataclass\b",
-            r"\1from jaxdc.compat.flax_struct import dataclass",
+            r"\1from jaxdc.compat.chex_dataclass import dataclass",
         ),
         Rule(
             r"^(\s*)@chex\.dataclass\b",
-            r"\1@flax_struct.dataclass",
-            adds_import="from jaxdc.compat import flax_struct",
+            r"\1@chex_dataclass.dataclass",
+            adds_import="from jaxdc.compat import chex_dataclass",
             anchor=r"^import chex\b",
         ),
     ),

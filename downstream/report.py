@@ -9,7 +9,7 @@ from checkers import Diagnostic
 from migrate import RULES
 from packages import PACKAGES
 from results import Outcome, TestRun
-from triage import explain
+from triage import Verdict, explain
 
 __all__ = ["diff", "test_cell", "write"]
 
@@ -84,14 +84,28 @@ def write(doc: Path, outcomes: list[Outcome]) -> list[str]:
             f"| {test_cell(o.tests.get('baseline'))} | {test_cell(o.tests.get('jaxdc'))} "
             f"| {_checker(o.mypy)} | {_checker(o.pyright)} |"
         )
+    sections: list[str] = []
+    opened: dict[str, dict[Verdict, list[str]]] = {}
     for o in outcomes:
-        lines += _package_section(o, unexplained)
+        sections += _package_section(o, unexplained, opened)
+    if opened:
+        lines += ["", "## Open jaxdc gaps, by owner", ""]
+        for kind, verdicts in sorted(opened.items()):
+            lines.append(f"- **{kind.removeprefix('open, owned by ')}**:")
+            for verdict, places in verdicts.items():
+                shown = ", ".join(places[:3]) + (
+                    f", and {len(places) - 3} more" if len(places) > 3 else ""
+                )
+                lines.append(f"  - {verdict.package}: {verdict.reason} ({shown})")
+    lines += sections
     lines += _rules_section()
     doc.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return unexplained
 
 
-def _package_section(o: Outcome, unexplained: list[str]) -> list[str]:
+def _package_section(
+    o: Outcome, unexplained: list[str], opened: dict[str, dict[Verdict, list[str]]]
+) -> list[str]:
     pkg = next(p for p in PACKAGES if p.name == o.package)
     out = ["", f"## {o.package} {o.version} ({o.family})", "", pkg.why + "."]
     if pkg.deselect:
@@ -112,6 +126,7 @@ def _package_section(o: Outcome, unexplained: list[str]) -> list[str]:
                 rows.append(f"| `{node}` | **unexplained** | {message} |")
             else:
                 rows.append(f"| `{node}` | {verdict.kind} | {verdict.reason} |")
+                _note_open(opened, verdict, f"`{node}`")
         if rows:
             out += [
                 "",
@@ -156,7 +171,13 @@ def _package_section(o: Outcome, unexplained: list[str]) -> list[str]:
                 out.append(f"| `{text}` | **unexplained** | |")
             else:
                 out.append(f"| `{text}` | {verdict.kind} | {verdict.reason} |")
+                _note_open(opened, verdict, f"{name} `{d.file}:{d.line}`")
     return out
+
+
+def _note_open(opened: dict[str, dict[Verdict, list[str]]], verdict: Verdict, where: str) -> None:
+    if verdict.kind.startswith("open"):
+        opened.setdefault(verdict.kind, {}).setdefault(verdict, []).append(where)
 
 
 def _rules_section() -> list[str]:

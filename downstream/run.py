@@ -2,6 +2,7 @@
 
     python downstream/run.py fetch            # bootstrap, with network: download the sdists
     python downstream/run.py run [NAME ...]   # offline: both runs, then docs/downstream.md
+    python downstream/run.py report           # docs/downstream.md from results.json only
 
 For each package of `packages.py`: unpack its sdist twice under downstream/.work/NAME/,
 leave `baseline/` as published and migrate `jaxdc/` (`migrate.py`: the import change a
@@ -187,18 +188,19 @@ def run_package(pkg: Package) -> Outcome:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("fetch", "run"))
+    parser.add_argument("command", choices=("fetch", "run", "report"))
     parser.add_argument("names", nargs="*", help="only these packages (default: all)")
     args = parser.parse_args()
     packages = [p for p in PACKAGES if not args.names or p.name in args.names]
     if args.command == "fetch":
         fetch(packages)
         return 0
-    WORK.mkdir(exist_ok=True)
     previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    for pkg in packages:
-        previous[pkg.name] = asdict(run_package(pkg))
-    RESULTS.write_text(json.dumps(previous, indent=1))
+    if args.command == "run":
+        WORK.mkdir(exist_ok=True)
+        for pkg in packages:
+            previous[pkg.name] = asdict(run_package(pkg))
+            RESULTS.write_text(json.dumps(previous, indent=1) + "\n")
     outcomes = [Outcome.load(previous[p.name]) for p in PACKAGES if p.name in previous]
     problems = report.write(DOC, outcomes)
     for problem in problems:

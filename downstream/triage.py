@@ -69,6 +69,18 @@ TRIAGE: tuple[Verdict, ...] = (
         "still requires a default for init=False fields; the decided change (carry them in "
         "the pytree) makes this pass",
     ),
+    # --- navix 0.7.4 ------------------------------------------------------------------------
+    Verdict(
+        "navix",
+        r"tests\.test_(actions|environments|grid|issues|observations|tasks|terminations)\b",
+        MISTAKE,
+        "`Environment.observation_space: Space = struct.field(pytree_node=False)` holds a "
+        "`Space`, whose `minimum`/`maximum` fields are jax Arrays (navix's own docstring says "
+        "they should not be). A static value must be hashable (JAX hashes the treedef of every "
+        "pytree argument of `jit`), and this one is not: passing an `Environment` to a jitted "
+        "function fails. jaxdc rejects the class at definition with the field, the offending "
+        "`Space.minimum` and the fix, so every module importing navix fails to import",
+    ),
 )
 
 

@@ -51,9 +51,13 @@ def dataclass(clz: Any = None, **kwargs: Any) -> Any:
     if clz is None:
         return functools.partial(dataclass, **kwargs)
     check_options(kwargs, "jaxdc.compat.flax_struct.dataclass")
-    cls = process(clz, kwargs, caller_scope())
+    return install_replace(process(clz, kwargs, caller_scope()))
+
+
+def install_replace(cls: type[_T]) -> type[_T]:
+    """Add the `.replace(**updates)` method flax.struct and chex classes have."""
     if not hasattr(cls, "replace"):  # a `replace` the class defines or inherits wins
-        cls.replace = _replace_method
+        cls.replace = _replace_method  # type: ignore[attr-defined]
     return cls
 
 
