@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import jaxdc as jdc
@@ -208,7 +209,7 @@ def test_unknown_field_and_late_assignment_errors_name_class_and_field() -> None
         kept.w = jnp.ones(3) * 4
     assert kept.w.tolist() == [4.0] * 3  # reads the result after the block
     with pytest.raises(
-        dataclasses.FrozenInstanceError, match="field 'w' of 'Leaf'.*block that has ended"
+        dataclasses.FrozenInstanceError, match=r"field 'w' of 'Leaf'.*block that has ended"
     ):
         kept.w = jnp.zeros(3)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -397,3 +398,156 @@ def test_slots_root_with_node_children() -> None:
     with pytest.raises(ValueError, match=r"new\.child\.w: field 'w' of class 'Leaf': shape"):
         with jdc.copy_and_mutate(o) as new:
             new.child.w = jnp.ones(4)
+
+
+# -- validate=True on subtrees with non-array leaves (issue 8 §5) ---------------------------
+
+
+@jax.custom_jvp
+def _soft_sign(x: jax.Array) -> jax.Array:
+    return x / (1 + jnp.abs(x))
+
+
+@_soft_sign.defjvp
+def _soft_sign_jvp(primals: Any, tangents: Any) -> Any:
+    (x,), (dx,) = primals, tangents
+    return _soft_sign(x), dx / (1 + jnp.abs(x)) ** 2
+
+
+@jdc.pytree_dataclass
+class Agent:
+    policy: eqx.nn.MLP  # leaves: weights, biases, and its activation functions
+    step: jax.Array
+
+
+def _agent(activation: Any = jax.nn.relu) -> Agent:
+    mlp = eqx.nn.MLP(2, 2, 4, 2, activation=activation, key=jax.random.PRNGKey(0))
+    return Agent(mlp, jnp.zeros((), jnp.int32))
+
+
+@pytest.mark.parametrize("activation", [jax.nn.relu, _soft_sign], ids=["relu", "custom_jvp"])
+def test_validate_compares_only_array_leaves_of_an_equinox_mlp(activation: Any) -> None:
+    o = _agent(activation)
+    w = o.policy.layers[0].weight
+    with jdc.copy_and_mutate(o) as new:  # validate=True
+        new.policy = eqx.tree_at(lambda m: m.layers[0].weight, new.policy, w * 2)
+        new.step = new.step + 1
+    assert (new.policy.layers[0].weight == w * 2).all() and int(new.step) == 1
+    assert new.policy.activation is activation and o.policy.layers[0].weight is w
+    out = eqx.filter_jit(lambda a, x: a.policy(x) * a.step)(new, jnp.ones(2))
+    assert out.shape == (2,)
+    with jdc.copy_and_mutate(o) as new:  # another non-array leaf in its place is fine
+        new.policy = eqx.tree_at(lambda m: m.activation, new.policy, jax.nn.gelu)
+    assert new.policy.activation is jax.nn.gelu
+
+
+def test_validate_still_rejects_array_changes_next_to_non_array_leaves() -> None:
+    o = _agent(_soft_sign)
+    with pytest.raises(
+        ValueError, match=r"new\.policy\.layers\[0\]\.weight: field 'policy' of class 'Agent': "
+    ) as info:
+        with jdc.copy_and_mutate(o) as new:
+            new.policy = eqx.tree_at(lambda m: m.layers[0].weight, new.policy, jnp.zeros((4, 3)))
+    assert "shape changed from f32[4,2] to f32[4,3]" in str(info.value)
+    with pytest.raises(ValueError, match=r"new\.policy\.activation: .*changed from custom_jvp"):
+        with jdc.copy_and_mutate(o) as new:
+            new.policy = eqx.tree_at(lambda m: m.activation, new.policy, jnp.zeros(3))
+    with pytest.raises(ValueError, match=r"new\.policy: .*tree structure changed"):
+        with jdc.copy_and_mutate(o) as new:
+            new.policy = eqx.nn.MLP(2, 2, 4, 3, key=jax.random.PRNGKey(0))
+    assert o.policy.layers[0].weight.shape == (4, 2)  # `o` untouched throughout
+
+
+# -- a failed exit leaves nothing rejected reachable (issue 11) -----------------------------
+
+
+def test_an_unhashable_static_is_not_left_in_the_object_the_block_yielded() -> None:
+    o = _tree()
+    with pytest.raises(TypeError, match="static field 'name' of class 'Branch'"):
+        with jdc.copy_and_mutate(o, validate=False) as new:
+            kept = new.a
+            kept.x = jnp.ones(2)
+            new.name = ["not", "hashable"]
+    assert new.name == "branch" and new.a is o.a and new.x is o.x  # every edit discarded
+    assert kept.x is o.a.x  # a view kept from the failed block reads the original
+    assert jax.tree.structure(new) == jax.tree.structure(o)
+    hash(jax.tree.structure(new))  # no unhashable static left in the treedef either
+    assert jax.jit(lambda t: t.a.x + 1)(new).tolist() == [1.0, 1.0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.name = "again"  # type: ignore[misc]
+
+
+def test_an_unhashable_static_below_the_root_is_not_left_reachable() -> None:
+    o = _tree()
+    with pytest.raises(TypeError, match="static field 'tag' of class 'Leaf'"):
+        with jdc.copy_and_mutate(o, validate=False) as new:
+            kept = new.a.b
+            kept.tag = {"not": "hashable"}
+    assert kept.tag == "leaf" and new.a.b.tag == "leaf" and new.a is o.a
+    assert jax.tree.structure(new) == jax.tree.structure(o)
+
+
+def test_a_validation_error_discards_every_edit() -> None:
+    o = _model()
+    with pytest.raises(ValueError, match=r"new\.layers\[1\]\.w: field 'w' of class 'Leaf'"):
+        with jdc.copy_and_mutate(o) as new:
+            layers = new.layers
+            layers[1].w = jnp.zeros(7)  # rejected
+            new.head.w = jnp.ones(4)  # fine on its own, discarded with the rest
+    assert new.layers is o.layers and new.head is o.head
+    assert layers == o.layers and layers is not o.layers  # the copy holds the originals again
+    assert all(a is b for a, b in zip(layers, o.layers, strict=True))
+    assert jax.tree.map(jnp.shape, new) == jax.tree.map(jnp.shape, o)
+
+
+# -- plain assignment in a block: the idioms of issue 9, under jit and vmap ----------------
+
+
+@jdc.pytree_dataclass
+class Encoder:
+    w: jax.Array
+    b: jax.Array
+
+
+@jdc.pytree_dataclass
+class Params:
+    encoder: Encoder
+
+
+@jdc.pytree_dataclass
+class TrainState:
+    params: Params
+    layers: list
+    step: jax.Array
+
+
+def _state() -> TrainState:
+    enc = Encoder(jnp.ones((2, 2)), jnp.zeros(2))
+    return TrainState(
+        Params(enc), [Encoder(jnp.ones((2, 2)), jnp.zeros(2))], jnp.zeros((), jnp.int32)
+    )
+
+
+def _update(s: TrainState, w2: jax.Array) -> TrainState:
+    with jdc.copy_and_mutate(s) as new:
+        new.params.encoder.w = w2
+        new.layers[0].b = new.layers[0].b + 1
+        new.step = new.step + 1
+    return new
+
+
+def test_plain_assignment_idioms_work_eagerly_under_jit_and_under_vmap() -> None:
+    s = _state()
+    w2 = jnp.full((2, 2), 3.0)
+    for new in (_update(s, w2), jax.jit(_update)(s, w2)):
+        assert type(new) is TrainState and type(new.params.encoder) is Encoder
+        assert new.params.encoder.w.tolist() == [[3.0, 3.0]] * 2
+        assert new.layers[0].b.tolist() == [1.0, 1.0] and int(new.step) == 1
+        assert s.params.encoder.w.tolist() == [[1.0, 1.0]] * 2 and int(s.step) == 0
+        assert jax.tree.structure(new) == jax.tree.structure(s)
+    batched = jax.vmap(_update, in_axes=(None, 0))(s, jnp.stack([w2, w2 * 2]))
+    assert batched.params.encoder.w.shape == (2, 2, 2) and batched.step.tolist() == [1, 1]
+    again = jax.jit(_update)(jax.jit(_update)(s, w2), w2)  # results feed jit again
+    assert int(again.step) == 2 and again.layers[0].b.tolist() == [2.0, 2.0]
+    loss = jax.grad(lambda w: jnp.sum(_update(s, w).params.encoder.w ** 2))(w2)
+    assert loss.tolist() == [[6.0, 6.0]] * 2

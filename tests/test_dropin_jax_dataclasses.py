@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
-from typing import Any, get_args, get_origin
+from typing import get_args, get_origin
 
 import jax
 import jax.numpy as jnp
@@ -24,8 +24,6 @@ jdc_reference = pytest.importorskip("jax_dataclasses")
 VERSION = "1.6.3"
 # `static_field` is public at runtime (deprecated there) though not in its __all__.
 PUBLIC = sorted({*jdc_reference.__all__, "static_field"})
-# Names jaxdc does not have yet, with the area of the project that provides them.
-MISSING_YET = {"EnforcedAnnotationsMixin": "shapes (issue 10)"}
 # Parameters whose jaxdc form differs, and why that accepts the same calls (or is open).
 KNOWN = {
     # jax_dataclasses forwards *args to dataclasses.field, which takes no positionals.
@@ -56,13 +54,7 @@ def test_reference_is_the_pinned_release() -> None:
     assert version("jax_dataclasses") == VERSION
 
 
-def _param(name: str) -> Any:
-    if name in MISSING_YET:
-        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=MISSING_YET[name]))
-    return name
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in PUBLIC])
+@pytest.mark.parametrize("name", PUBLIC)
 def test_every_public_name_exists(name: str) -> None:
     assert hasattr(jaxdc, name), f"jaxdc lacks jax_dataclasses.{name}"
 
@@ -87,7 +79,7 @@ def _signature_problems(name: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", [n for n in PUBLIC if n not in MISSING_YET and n != "Static"])
+@pytest.mark.parametrize("name", [n for n in PUBLIC if n != "Static"])
 def test_signature_accepts_every_call_the_reference_accepts(name: str) -> None:
     assert _signature_problems(name) == []
 

@@ -26,6 +26,7 @@ from .fields import (
     pytree_fields,
 )
 from .hashability import HashabilityRules
+from .shapes import check_shapes
 
 
 class ClassChecker:
@@ -82,6 +83,7 @@ class ClassChecker:
                     api.fail(message, _where(info, field), code=codes.STATIC)
             else:
                 self._check_data(arrays, field, info, typ, api)
+        check_shapes(info, compat.all_modules(api).get(info.module_name), api)
 
     def _check_data(
         self,

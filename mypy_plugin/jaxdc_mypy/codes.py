@@ -6,6 +6,7 @@ STATIC = ErrorCode(
     "jaxdc-static", "Static pytree field or jit parameter of unhashable type", "jaxdc"
 )
 DATA = ErrorCode("jaxdc-data", "Pytree data field whose type is not array-like", "jaxdc")
+SHAPE = ErrorCode("jaxdc-shape", "jaxtyping shape string that is never valid", "jaxdc")
 MUTATION = ErrorCode(
     "jaxdc-mutation", "jaxdc.attr(...).set() where the runtime forbids the assignment", "jaxdc"
 )

@@ -493,8 +493,17 @@ def traced_comparison(cls: str, field: str) -> str:
 
 NOT_A_PATH = (
     "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
-    "`lambda o: o.a.b`"
+    "`lambda o: o.a.b` or `lambda o: o.layers[0].w`"
 )
+
+
+def attr_path_ends_in_item(path: str) -> str:
+    """A ``jaxdc.attr`` path whose last step is a subscript (``lambda o: o.layers[0]``)."""
+    return (
+        f"jaxdc.attr() assigns an attribute, but `lambda o: o{path}` ends in a subscript. "
+        f"Fix: assign the item directly (`new{path} = value`), or name an attribute of it "
+        f"(`lambda o: o{path}.w`)."
+    )
 
 
 # =========================================================================================
@@ -513,6 +522,85 @@ def config_name_not_found(setting: str, name: str, why: str) -> str:
 # =========================================================================================
 # copy_and_mutate (appended by the copy_and_mutate owner)
 # =========================================================================================
+# Assigning an unknown name inside a block is `edit_no_such_field` (above), shared with the
+# root's frozen __setattr__.
+
+
+def edit_needs_node(type_: str, *, is_tuple: bool) -> str:
+    """``copy_and_mutate(obj)`` of something it cannot edit in place."""
+    fix = (
+        "pass a list (a tuple cannot be edited in place)."
+        if is_tuple
+        else "for other pytrees use jax.tree_util or equinox.tree_at."
+    )
+    return (
+        f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list or dict "
+        f"of them), got '{type_}'. Fix: {fix}"
+    )
+
+
+EDIT_ENTERED_TWICE = "a copy_and_mutate(...) context can be entered only once"
+
+
+def edit_other_open_block(cls: str) -> str:
+    """A node taken from one open block, met by another block."""
+    return (
+        f"copy_and_mutate() met a '{cls}' taken from another copy_and_mutate block that is "
+        f"still open. Fix: edit it through that block's copy directly; it is already "
+        f"editable there."
+    )
+
+
+def edit_after_block(name: str, cls: str) -> str:
+    """Assigning a field of a node read inside a block, after the block has ended."""
+    return (
+        f"cannot assign to field '{name}' of '{cls}': this object was read inside a "
+        f"copy_and_mutate block that has ended, so it is frozen. Fix: assign inside the block."
+    )
+
+
+def edit_rejected(path: str, what: str) -> str:
+    """What ``validate=True`` reports at exit (``path``: ``new.a.b``; ``what``: below)."""
+    return (
+        f"copy_and_mutate(validate=True): {path}: {what}. Fix: assign a value of the same "
+        f"structure, shape and dtype, or pass validate=False if the change is intended."
+    )
+
+
+def edit_field_changed(field: str, cls: str, what: str) -> str:
+    return f"field '{field}' of class '{cls}': {what}"
+
+
+def edit_static_changed(field: str, cls: str, old: object, new: object) -> str:
+    return (
+        f"static field '{field}' of class '{cls}' changed from {old!r} to {new!r}, which "
+        f"changes the tree structure"
+    )
+
+
+def edit_tree_changed(old: str, new: str) -> str:
+    return f"tree structure changed from {old} to {new}"
+
+
+def edit_leaf_changed(what: str, old: str, new: str) -> str:
+    """``what``: ``shape`` or ``dtype``; ``old``/``new``: the leaves as shown (``f32[3]``)."""
+    return f"{what} changed from {old} to {new}"
+
+
+def edit_array_leaf_replaced(old: str, new: str) -> str:
+    """An array leaf replaced by a non-array one, or the other way round."""
+    return (
+        f"changed from {old} to {new} (an array leaf and a non-array leaf cannot stand in "
+        f"for each other)"
+    )
+
+
+def edit_list_length(old: int, new: int) -> str:
+    return f"list length changed from {old} to {new}"
+
+
+def edit_dict_keys(old: list[object], new: list[object]) -> str:
+    return f"dict keys changed from {old} to {new}"
 
 
 # =========================================================================================
@@ -572,3 +660,131 @@ def jit_static_value_unknown(function: str) -> str:
 # =========================================================================================
 # shapes (appended by the shapes owner)
 # =========================================================================================
+# Construction of `check_shapes=True` classes (runtime). A mismatch reads
+#   field 'y' of class 'Batch': <problem> (<annotation>, got <value>)
+# where the parenthesis describes the field the problem is about: this one, or, for a
+# dimension another field bound first, that field ("4 from field 'x' (...)").
+
+
+def shape_error(field: str, cls: str, problem: str) -> str:
+    return f"field '{field}' of class '{cls}': {problem}"
+
+
+def shape_seen(problem: str, annotation: str, got: str) -> str:
+    """A problem completed with the annotation it was checked against and the value."""
+    return f"{problem} ({annotation}, got {got})"
+
+
+def shape_dtype(got: str, expected: str) -> str:
+    return f"dtype {got} is not {expected}"
+
+
+def shape_python_scalar(kind: str) -> str:
+    """How a Python scalar's dtype is shown (``float`` -> 'float (a Python float)')."""
+    return f"{kind} (a Python {kind})"
+
+
+def shape_rank(expected: int, got: int, *, at_least: bool) -> str:
+    axes = "1 dimension" if expected == 1 else f"{expected} dimensions"
+    return f"expected {'at least ' if at_least else ''}{axes}, got {got}"
+
+
+def shape_fixed(axis: int, size: object, expected: int, *, broadcastable: bool) -> str:
+    return f"axis {axis} is {size}, expected {expected}{' or 1' if broadcastable else ''}"
+
+
+def shape_dim(name: str, size: object) -> str:
+    return f"dimension '{name}' is {size}"
+
+
+def shape_variadic(name: str, sizes: object, *, batch: bool) -> str:
+    """A variadic dimension's sizes (``batch``: the ``Annotated`` form's shared ``...``)."""
+    return f"batch axes are {sizes}" if batch else f"dimensions '*{name}' are {sizes}"
+
+
+def shape_conflict(
+    here: str, there: object, other: str, annotation: str, got: str, relation: str = ""
+) -> str:
+    """``here`` (a ``shape_dim``/``shape_variadic``) against what field ``other`` bound.
+    ``relation`` replaces "but" for broadcast failures ("which do not broadcast with")."""
+    joined = f"here, {relation}" if relation else "here but"
+    return shape_seen(f"{here} {joined} {there} from field '{other}'", annotation, got)
+
+
+def shape_conflict_in_field(here: str, axis: int, there: object, first_axis: int) -> str:
+    """A name used twice in one annotation (``"n n"``) with two sizes."""
+    return f"{here} at axis {axis} but {there} at axis {first_axis}"
+
+
+def shape_symbolic(expr: str, size: object, expected: object, known: str) -> str:
+    """``known``: the bound names the expression uses, ``n=3, m=4`` (may be empty)."""
+    return f"dimension '{expr}' is {size} here but {expected}{f' ({known})' if known else ''}"
+
+
+def shape_unbound(expr: str, name: str) -> str:
+    return f"dimension '{expr}' cannot be evaluated: no field binds '{name}'"
+
+
+def shape_cannot_evaluate(expr: str, error: BaseException) -> str:
+    return f"dimension '{expr}' cannot be evaluated: {type(error).__name__}: {error}"
+
+
+def shape_no_alternative(got: str, reasons: Iterable[tuple[str, str]]) -> str:
+    """A union of array annotations none of which fits: ``(annotation, problem)`` each."""
+    listed = "; ".join(f"{annotation}: {problem}" for annotation, problem in reasons)
+    return f"{got} matches none of its alternatives ({listed})"
+
+
+def shape_child_batch(child: object, batch: object, other: str, annotation: str, got: str) -> str:
+    """``EnforcedAnnotationsMixin``: a child's batch axes must start with the parent's."""
+    return shape_seen(
+        f"its batch axes {child} do not start with the batch axes {batch} from field '{other}'",
+        annotation,
+        got,
+    )
+
+
+def shape_no_batch_axes(cls: str) -> str:
+    return (
+        f"class '{cls}' has no batch axes: none of its fields holds an array annotated with "
+        f"a shape tuple, e.g. Annotated[jax.Array, (..., 3)]"
+    )
+
+
+def shape_needs_checks(function: str, cls: str) -> str:
+    return (
+        f"jaxdc.{function}() needs an instance of a class with shape checks; class '{cls}' "
+        f"has none. Fix: declare it with @jaxdc.pytree_dataclass(check_shapes=True)."
+    )
+
+
+def shape_option_not_bool(where: str) -> str:
+    return f"{where}(check_shapes=...) takes True or False"
+
+
+def shape_unresolved(field: str, cls: str, annotation: str, missing: str) -> str:
+    return (
+        f"cannot check the shapes of field '{field}' of class '{cls}': its annotation "
+        f"{annotation} names '{missing}', which is not defined at runtime (imported only "
+        f"under TYPE_CHECKING?). Fix: import '{missing}' at runtime, or declare the class "
+        f"without check_shapes=True."
+    )
+
+
+def shape_bad_annotation(field: str, cls: str, what: str, reason: str) -> str:
+    """Class definition: an annotation that can never be checked (``what``: 'the shape
+    "*a *b"' or 'its shape annotation')."""
+    return (
+        f"field '{field}' of class '{cls}': {what} cannot be checked: {reason}. Fix: correct "
+        f"the annotation (docs/shapes.md lists what a shape may contain)."
+    )
+
+
+def shape_malformed(field: str, cls: str, dim_str: str, reason: str) -> str:
+    """A jaxtyping shape string that is never valid (mypy plugin: ``jaxdc-shape``; the
+    runtime at class definition)."""
+    return (
+        f"field '{field}' of class '{cls}': shape \"{dim_str}\" is malformed: {reason}. Fix: "
+        f"write space-separated dimensions: sizes (3), names (n), expressions (n+1), and at "
+        f"most one *name or ... for any number of axes."
+    )

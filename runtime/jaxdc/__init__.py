@@ -21,17 +21,21 @@ from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
 from jaxdc._serialization import from_state_dict, to_state_dict
+from jaxdc._shapes import EnforcedAnnotationsMixin, ShapeError, dims
 from jaxdc._static import Static
 
 __all__ = [
     "Attr",
+    "EnforcedAnnotationsMixin",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "ShapeError",
     "Static",
     "asdict",
     "astuple",
     "attr",
     "copy_and_mutate",
+    "dims",
     "field",
     "fields",
     "from_state_dict",

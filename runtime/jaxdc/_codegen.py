@@ -12,6 +12,8 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +21,7 @@ from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import finish, run_post_init, static_value_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
+from jaxdc._tracebacks import register_source
 
 __all__ = [
     "make_apply",
@@ -32,7 +35,9 @@ __all__ = [
     "make_unflatten",
 ]
 
-_HAS_FACTORY = object()
+# dataclasses' own sentinel (shown as `<factory>`), so `inspect.signature` of a generated
+# `__init__` equals the dataclass one.
+_HAS_FACTORY = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", object())
 _UNCHANGED = object()
 
 # Every name the generated code uses besides field names starts with `_jx_`, so a field
@@ -52,11 +57,57 @@ _BASE_NS: dict[str, Any] = {
 }
 
 
-def _compile(name: str, lines: list[str], ns: dict[str, Any], qualname: str) -> Callable[..., Any]:
+def _run(name: str, lines: list[str], ns: dict[str, Any], owner: type | str) -> dict[str, Any]:
+    """Execute `lines` (generated `name` of class `owner`) in `ns` plus the base names. The
+    source is registered under a readable file name (see `_tracebacks`), so tracebacks, pdb
+    and `inspect.getsource` show it; the code object is what `exec(str)` would make, so
+    calls cost the same."""
+    source = "\n".join(lines) + "\n"
     ns = {**_BASE_NS, **ns}
-    exec("\n".join(lines), ns)
-    fn = ns[name]
-    fn.__qualname__ = f"{qualname}.{name}"
+    exec(compile(source, register_source(name, owner, source), "exec"), ns)
+    return ns
+
+
+def _finish(fn: Callable[..., Any], name: str, lines: list[str], owner: type | str) -> None:
+    if isinstance(owner, str):
+        fn.__qualname__ = f"{owner}.{name}"
+    else:
+        fn.__qualname__ = f"{owner.__qualname__}.{name}"
+        fn.__module__ = owner.__module__
+    fn.__source__ = "\n".join(lines) + "\n"  # type: ignore[attr-defined]  # as equinox does
+
+
+def _compile(
+    name: str, lines: list[str], ns: dict[str, Any], owner: type | str
+) -> Callable[..., Any]:
+    """The function `name` defined by `lines`, generated for class `owner` (or, for code
+    that knows the class only by name, for that qualified name)."""
+    fn: Callable[..., Any] = _run(name, lines, ns, owner)[name]
+    _finish(fn, name, lines, owner)
+    return fn
+
+
+def _compile_in_module(
+    name: str, lines: list[str], ns: dict[str, Any], owner: type
+) -> Callable[..., Any]:
+    """`_compile`, but the function's globals are the class's module, as for dataclasses'
+    own `__init__`: tools that resolve its string annotations there (`typing.get_type_hints`,
+    jaxtyping, beartype) find the user's names. The names the code uses are passed as
+    closure variables of a factory, so it reads no globals itself. (The registered source
+    is the factory's: `inspect.getsource` shows the function indented inside it.)"""
+    params = {**_BASE_NS, **ns}
+    factory = [
+        f"def _jx_factory({', '.join(params)}):",
+        *(f"    {line}" for line in lines),
+        f"    return {name}",
+    ]
+    made = _run(name, factory, {}, owner)["_jx_factory"](**params)
+    module_globals = getattr(sys.modules.get(owner.__module__), "__dict__", {})
+    fn = types.FunctionType(
+        made.__code__, module_globals, name, made.__defaults__, made.__closure__
+    )
+    fn.__kwdefaults__ = made.__kwdefaults__
+    _finish(fn, name, lines, owner)
     return fn
 
 
@@ -130,12 +181,24 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
             *_seal_lines(spec, "        ", self_name),
+            *_shape_check_lines(spec, ns, "        ", self_name),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
-    return _compile("__init__", lines, ns, cls.__qualname__)
+    init = _compile_in_module("__init__", lines, ns, cls)
+    # What dataclasses gives its __init__, so signature-reading tools see the fields.
+    init.__annotations__ = {f.name: f.type for f in dc_fields if f.init} | {"return": None}
+    return init
+
+
+def _shape_check_lines(spec: ClassSpec, ns: dict[str, Any], indent: str, target: str) -> list[str]:
+    """`check_shapes=True` classes: check the finished instance (see `_shapes`)."""
+    if spec.shape_check is None:
+        return []
+    ns["_jx_check_shapes"] = spec.shape_check
+    return [f"{indent}_jx_check_shapes({target})"]
 
 
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -155,7 +218,7 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
             lines.append(f"    {', '.join(group)}, = {source}")
     lines += _store_lines(spec, ns, "_jx_children")
     lines.append("    return _jx_obj")
-    return _compile("unflatten", lines, ns, spec.cls.__qualname__)
+    return _compile("unflatten", lines, ns, spec.cls)
 
 
 def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str]:
@@ -184,7 +247,7 @@ def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
         "flatten",
         ["def flatten(_jx_obj):", f"    return {data}, {static}"],
         {},
-        spec.cls.__qualname__,
+        spec.cls,
     )
 
 
@@ -202,7 +265,7 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
         static = _tuple([f"_jx_obj.{n}" for n in spec.static])
         lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
-    return _compile("flatten_with_keys", lines, ns, spec.cls.__qualname__)
+    return _compile("flatten_with_keys", lines, ns, spec.cls)
 
 
 def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
@@ -254,8 +317,11 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         ]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
+    ns: dict[str, Any] = {"_jx_cls": cls}
+    if not post_init:  # else __post_init__ ends in `finish`, which checks
+        lines += _shape_check_lines(spec, ns, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")
-    return _compile("replace", lines, {"_jx_cls": cls}, cls.__qualname__)
+    return _compile("replace", lines, ns, cls)
 
 
 def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
@@ -267,7 +333,7 @@ def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     if names:
         lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
     lines += _seal_lines(spec, "    ", "_jx_obj")
-    return _compile("reseal", lines, {}, spec.cls.__qualname__)
+    return _compile("reseal", lines, {}, spec.cls)
 
 
 def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -309,7 +375,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",
     ]
-    return _compile("apply", lines, ns, spec.cls.__qualname__)
+    return _compile("apply", lines, ns, spec.cls)
 
 
 def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
@@ -327,7 +393,7 @@ def make_copy_mapped(spec: ClassSpec) -> Callable[[Any, Any, Any], Any]:
     if spec.cached:
         lines.append(f"    _jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_obj.{CACHE_ATTR}[1]))")
     lines.append("    return _jx_copy")
-    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls.__qualname__)
+    return _compile("copy", lines, {"_jx_cls": spec.cls}, spec.cls)
 
 
 def make_reseat(spec: ClassSpec) -> Callable[[Any, Any], None]:
@@ -339,4 +405,4 @@ def make_reseat(spec: ClassSpec) -> Callable[[Any, Any], None]:
         lines.append(f"    {_tuple(spec.data)} = _jx_children")
     lines += [f"    _jx_set({n!r}, {n})" for n in spec.data]
     lines.append(f"    _jx_set({CACHE_ATTR!r}, (_jx_children, _jx_obj.{CACHE_ATTR}[1]))")
-    return _compile("reseat", lines, {}, spec.cls.__qualname__)
+    return _compile("reseat", lines, {}, spec.cls)

@@ -133,6 +133,8 @@ def finish(obj: Any) -> None:
         raise undecorated_error(type(obj))
     if id(obj) not in CONSTRUCTING:  # else an outer __init__ (a subclass's) will seal
         seal(obj, spec)
+        if spec.shape_check is not None:
+            spec.shape_check(obj)
 
 
 def run_post_init(obj: Any, *initvars: Any) -> None:

@@ -27,6 +27,7 @@ from jaxdc._hashability import class_name
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
+from jaxdc._shapes import OPTION_ATTR, check_shapes_option, shape_checker
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
 __all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
@@ -43,6 +44,7 @@ _OPTIONS = (
     "match_args",
     "kw_only",
     "slots",
+    "check_shapes",  # jaxdc's own: shapes and dtypes checked on construction (`_shapes`)
 )
 _DEFAULTS: dict[str, Any] = {
     "init": True,
@@ -98,6 +100,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
             f"mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; "
             f"edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
         )
+    check_shapes_option(options, where)
 
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
@@ -117,7 +120,10 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     own = frozenset(cls.__dict__)  # what the class body defines itself
     own_hash = cls.__dict__.get("__hash__")
     merged = {**_DEFAULTS, **options}
+    check_shapes = merged.pop("check_shapes", None)
     cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
+    if check_shapes is not None:  # else inherited (or off)
+        setattr(cls, OPTION_ATTR, check_shapes)
     # Where dataclasses generated them: a repr showing arrays as f32[3], an == that never
     # raises "truth value of an array is ambiguous", and a hash consistent with it.
     if merged["repr"] and "__repr__" not in own:
@@ -175,6 +181,7 @@ def _finish_class(
     cls: type, custom_init: bool, caller: CallerScope | None, generate_init: bool = True
 ) -> ClassSpec:
     spec = build_spec(cls, custom_init, caller)
+    spec.shape_check = shape_checker(spec, caller)
     if generate_init and not custom_init and "__init__" in cls.__dict__:
         cls.__init__ = make_init(spec)  # type: ignore[misc]
     spec.replace = make_replace(spec)

@@ -38,6 +38,7 @@ import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
+from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["jit"]
 
@@ -152,20 +153,26 @@ class Jitted:
         return jitted
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._run(self._compiled(), args, kwargs)
+        return self._run(None, args, kwargs)
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        return self._run(self._compiled().lower, args, kwargs)
+        return self._run("lower", args, kwargs)
 
-    def _run(
-        self, target: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> Any:
+    # Errors (including a Static annotation that cannot be read, found on the first call)
+    # leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`, which
+    # adds no frame), as JAX drops its own: they point at the caller's line.
+    def _run(self, method: str | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         try:
-            return target(*args, **kwargs)
-        except ValueError as exc:
-            if not str(exc).startswith(_JAX_UNHASHABLE):
+            jitted = self._compiled()
+            return (jitted if method is None else getattr(jitted, method))(*args, **kwargs)
+        except Exception as exc:
+            try:
+                if _unhashable_static(exc):
+                    raise self._unhashable(args, kwargs) from None
                 raise
-            raise self._unhashable(args, kwargs) from None
+            except Exception as error:
+                drop_internal_frames(error)
+                raise
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         """Bind like a function does, so `@jaxdc.jit` works on methods."""
@@ -193,6 +200,11 @@ class Jitted:
             except TypeError:
                 return TypeError(_message(self._fun.__qualname__, name, arguments[name]))
         return TypeError(messages.jit_static_value_unknown(self._fun.__qualname__))
+
+
+def _unhashable_static(exc: Exception) -> bool:
+    """JAX's error for an unhashable static argument (it names the type, not the parameter)."""
+    return isinstance(exc, ValueError) and str(exc).startswith(_JAX_UNHASHABLE)
 
 
 def _message(fun: str, name: str, value: Any) -> str:

@@ -6,9 +6,11 @@ pyright and mypy reject `self.x = v` even where the runtime allows it: inside a 
 checkers accept without ignores while still checking it: the lambda is type-checked against
 the object (unknown attribute = error) and `.set()` against the attribute's declared type.
 
-At runtime `.set(value)` is exactly `parent.name = value` on the object the path leads to,
-so it is allowed exactly where plain assignment is, and nowhere else: `attr` opens no
-mutation window of its own, it is not a way around frozenness.
+A path is attribute reads and subscripts, ending in an attribute: `lambda o: o.a.b`,
+`lambda o: o.layers[0].w`, `lambda o: o.table["k"].b`. At runtime `.set(value)` is exactly
+`<the path's parent> .name = value` on the object the path leads to (each subscript read
+with `[]`, as the lambda wrote it), so it is allowed exactly where plain assignment is, and
+nowhere else: `attr` opens no mutation window of its own, it is not a way around frozenness.
 """
 
 from __future__ import annotations
@@ -16,40 +18,68 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, final
 
+from _jaxdc_rules import messages
+
+__all__ = ["Attr", "attr"]
+
 _T = TypeVar("_T")
 _V = TypeVar("_V")
 
 
+@final
+class _Item:
+    """A subscript step of a path (`[key]`); attribute steps are plain `str`s."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: object) -> None:
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"[{self.key!r}]"
+
+
+_Step = str | _Item
+
+
 class _PathRecorder:
-    """Stands in for the object while `where` runs, recording the attribute names read.
+    """Stands in for the object while `where` runs, recording the attribute names and
+    subscript keys read.
 
     Recording (instead of evaluating `where` on the object) matters in `__init__`, where the
-    field being assigned has no value yet.
+    field being assigned has no value yet, and keeps `where` from running on user data.
     """
 
     __slots__ = ("_jaxdc_path",)
 
-    def __init__(self, path: tuple[str, ...]) -> None:
+    def __init__(self, path: tuple[_Step, ...]) -> None:
         self._jaxdc_path = path
 
     def __getattr__(self, name: str) -> _PathRecorder:
         return _PathRecorder((*self._jaxdc_path, name))
 
+    def __getitem__(self, key: object) -> _PathRecorder:
+        if isinstance(key, slice):  # a slice is a new container, not a place in this one
+            raise TypeError(messages.NOT_A_PATH)
+        return _PathRecorder((*self._jaxdc_path, _Item(key)))
 
-_NOT_A_PATH = (
-    "jaxdc.attr() expects a function returning an attribute path of its argument, such as "
-    "`lambda o: o.a.b`"
-)
 
-
-def _record_path(where: Callable[[Any], object]) -> tuple[str, ...]:
+def _record_path(where: Callable[[Any], object]) -> tuple[_Step, ...]:
     try:
         result = where(_PathRecorder(()))
-    except Exception as exc:  # anything but attribute reads fails on the recorder
-        raise TypeError(_NOT_A_PATH) from exc
+    except Exception as exc:  # anything but attribute and item reads fails on the recorder
+        raise TypeError(messages.NOT_A_PATH) from exc
     if type(result) is not _PathRecorder or not result._jaxdc_path:
-        raise TypeError(_NOT_A_PATH)
-    return result._jaxdc_path
+        raise TypeError(messages.NOT_A_PATH)
+    path = result._jaxdc_path
+    if type(path[-1]) is _Item:
+        raise TypeError(messages.attr_path_ends_in_item(_show(path)))
+    return path
+
+
+def _show(path: tuple[_Step, ...]) -> str:
+    """`.layers[0].w` for the path of `lambda o: o.layers[0].w`."""
+    return "".join(repr(step) if type(step) is _Item else f".{step}" for step in path)
 
 
 @final
@@ -58,25 +88,26 @@ class Attr(Generic[_V]):
 
     __slots__ = ("_obj", "_path")
 
-    def __init__(self, obj: object, path: tuple[str, ...]) -> None:
+    def __init__(self, obj: object, path: tuple[_Step, ...]) -> None:
         self._obj = obj
         self._path = path
 
     def set(self, value: _V, /) -> None:
         """Assign `value` in place (returns None, unlike jax's functional `.at[].set()`)."""
-        parent = self._obj
-        for name in self._path[:-1]:
-            parent = getattr(parent, name)
-        setattr(parent, self._path[-1], value)
+        parent: Any = self._obj
+        for step in self._path[:-1]:
+            parent = parent[step.key] if type(step) is _Item else getattr(parent, step)
+        setattr(parent, self._path[-1], value)  # type: ignore[arg-type]  # a name: checked
 
     def __repr__(self) -> str:
-        return f"jaxdc.attr({type(self._obj).__name__}, lambda o: o.{'.'.join(self._path)})"
+        return f"jaxdc.attr({type(self._obj).__name__}, lambda o: o{_show(self._path)})"
 
 
 def attr(obj: _T, where: Callable[[_T], _V], /) -> Attr[_V]:
     """Name the attribute `where(obj)` so `.set(value)` can assign it.
 
-    `where` must be an attribute path such as `lambda o: o.a.b`; it is called once on a
-    recorder, never on `obj`.
+    `where` must be a path of attribute reads and subscripts ending in an attribute, such
+    as `lambda o: o.a.b` or `lambda o: o.layers[0].w`; it is called once on a recorder,
+    never on `obj`.
     """
     return Attr(obj, _record_path(where))

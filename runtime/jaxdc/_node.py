@@ -25,6 +25,7 @@ _DATACLASS_KEYWORDS = {
     "match_args",
     "kw_only",
     "slots",
+    "check_shapes",
 }
 
 

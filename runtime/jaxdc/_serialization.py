@@ -39,6 +39,7 @@ import jax
 import numpy as np
 
 from jaxdc._hashability import class_name
+from jaxdc._shapes import check_instance
 from jaxdc._spec import ClassSpec, spec_of
 
 __all__ = ["from_state_dict", "to_state_dict"]
@@ -162,7 +163,9 @@ def _check_leaf(target: Any, value: Any, path: str) -> None:
 def _rebuild(target: Any, children: list[Any]) -> Any:
     """A new instance of target's class with these data fields, built by its unflatten."""
     _, treedef = jax.tree_util.tree_flatten(target, is_leaf=lambda x: x is not target)
-    return jax.tree_util.tree_unflatten(treedef, children)
+    rebuilt = jax.tree_util.tree_unflatten(treedef, children)
+    check_instance(rebuilt)  # check_shapes=True: restored values are checked like new ones
+    return rebuilt
 
 
 def _spec(value: Any) -> ClassSpec | None:

@@ -65,6 +65,8 @@ class ClassSpec:
     cached: bool  # instances carry CACHE_ATTR (False for slots classes without that slot)
     initvars: tuple[str, ...]
     replace: Callable[..., Any] = dataclasses.field(init=False)
+    shape_check: Callable[[Any], None] | None = None
+    """Set for classes declared with `check_shapes=True` (see `_shapes`)."""
 
     def names(self, kind: Kind) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if f.kind == kind)

@@ -16,19 +16,27 @@ from jaxdc._mutation import Attr as Attr, attr as attr
 from jaxdc._node import PyTreeNode as PyTreeNode
 from jaxdc._replace import replace as replace
 from jaxdc._serialization import from_state_dict as from_state_dict, to_state_dict as to_state_dict
+from jaxdc._shapes import (
+    EnforcedAnnotationsMixin as EnforcedAnnotationsMixin,
+    ShapeError as ShapeError,
+    dims as dims,
+)
 from jaxdc._static import Static as Static
 
 __version__: str
 
 __all__ = [
     "Attr",
+    "EnforcedAnnotationsMixin",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "ShapeError",
     "Static",
     "asdict",
     "astuple",
     "attr",
     "copy_and_mutate",
+    "dims",
     "field",
     "fields",
     "from_state_dict",

@@ -31,4 +31,5 @@ def pytree_dataclass(
     match_args: bool = True,
     kw_only: bool = False,
     slots: bool = False,
+    check_shapes: bool = False,
 ) -> PytreeDataclassDecorator: ...

@@ -18,6 +18,7 @@ class PyTreeNode:
         match_args: bool = True,
         kw_only: bool = False,
         slots: bool = False,
+        check_shapes: bool = False,
         **kwargs: Any,
     ) -> None: ...
     def replace(self, **changes: Any) -> Self: ...

@@ -1,0 +1,108 @@
+"""``jaxdc-shape``: a jaxtyping shape string in a field annotation that is never valid.
+
+jaxtyping's ``Float[Array, "b n"]`` reaches mypy as ``Annotated[Array, "b n"]`` (its stubs
+say so), so the array type is checked like any other and the string is lost from the
+analysed type. It survives in the field's *unanalysed* annotation: as a raw string
+literal, or, when the string happens to parse as a type (``"n"``), as an unbound name
+that remembers its source. Both are read back here and given to the shared grammar
+(``_jaxdc_rules.shapes``), which accepts everything jaxtyping accepts.
+
+Only subscripts whose head provably is a jaxtyping dtype count: the head must be imported
+from jaxtyping in this file (``from jaxtyping import Float``, ``import jaxtyping as jt``),
+since after analysis it is indistinguishable from ``typing.Annotated``, whose string
+metadata is free-form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from _jaxdc_rules import messages
+from _jaxdc_rules.shapes import JAXTYPING_DTYPES, shape_problem
+from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile, TypeInfo
+from mypy.plugin import CheckerPluginInterface
+from mypy.types import ProperType, RawExpressionType, Type, UnboundType, UnionType
+
+from . import codes
+from .fields import declaring_statements
+
+_MODULE = "jaxtyping"
+
+
+def check_shapes(info: TypeInfo, file: MypyFile | None, api: CheckerPluginInterface) -> None:
+    """Report each malformed shape string in the annotations ``info`` declares."""
+    if file is None:
+        return
+    heads = _jaxtyping_heads(file)
+    if not heads.names and not heads.modules and not heads.star:
+        return
+    for name, statement in declaring_statements(info).items():
+        for dim_str in _shape_strings(statement.unanalyzed_type, heads):
+            reason = shape_problem(dim_str)
+            if reason is not None:
+                cls = messages.class_display(messages.qualname_in(info.fullname, info.module_name))
+                text = messages.shape_malformed(name, cls, dim_str, reason)
+                api.fail(text, statement, code=codes.SHAPE)
+
+
+class _Heads:
+    """How this file can name jaxtyping's dtypes: local names bound to them, module
+    aliases (``jt`` for ``import jaxtyping as jt``), and ``from jaxtyping import *``."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.modules: set[str] = set()
+        self.star = False
+
+    def is_dtype(self, written: str) -> bool:
+        module, _, name = written.rpartition(".")
+        if module:
+            return module in self.modules and name in JAXTYPING_DTYPES
+        return name in self.names or (self.star and name in JAXTYPING_DTYPES)
+
+
+def _jaxtyping_heads(file: MypyFile) -> _Heads:
+    heads = _Heads()
+    for node in file.imports:  # every import in the file, also those inside functions
+        if isinstance(node, ImportFrom) and _is_jaxtyping(node.id) and not node.relative:
+            heads.names.update(
+                alias or name for name, alias in node.names if name in JAXTYPING_DTYPES
+            )
+        elif isinstance(node, ImportAll) and _is_jaxtyping(node.id) and not node.relative:
+            heads.star = True
+        elif isinstance(node, Import):
+            heads.modules.update(
+                alias or module for module, alias in node.ids if _is_jaxtyping(module)
+            )
+    return heads
+
+
+def _is_jaxtyping(module: str) -> bool:
+    return module == _MODULE or module.startswith(_MODULE + ".")
+
+
+def _shape_strings(annotation: Type | None, heads: _Heads) -> Iterator[str]:
+    """The shape strings of the jaxtyping subscripts in an unanalysed annotation (also
+    nested: ``Float[Array, "n"] | None``, ``Optional[...]``, ``Float[Float[...], "b"]``)."""
+    if isinstance(annotation, UnionType):
+        for item in annotation.items:
+            yield from _shape_strings(item, heads)
+        return
+    if not isinstance(annotation, UnboundType):
+        return
+    if heads.is_dtype(annotation.name) and len(annotation.args) == 2:
+        text = _string_literal(annotation.args[1])
+        if text is not None:
+            yield text
+    for arg in annotation.args:
+        yield from _shape_strings(arg, heads)
+
+
+def _string_literal(arg: Type | ProperType) -> str | None:
+    """The source text of a string literal argument, or None if it is not one."""
+    if isinstance(arg, RawExpressionType):
+        value = arg.literal_value
+        return value if isinstance(value, str) and arg.base_type_name == "builtins.str" else None
+    if isinstance(arg, UnboundType) and isinstance(arg.original_str_expr, str):
+        return arg.original_str_expr  # a string that parsed as a type: "n", "dim"
+    return None

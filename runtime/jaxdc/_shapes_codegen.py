@@ -1,0 +1,117 @@
+"""A generated fast path per class for the shape checks of `_shapes_check`.
+
+Construction is where checks cost: the target is at most 3x a class without them. A
+loop interpreting dims per field is ~10x; straight-line code per class, reading a JAX
+array's shape and dtype from its `aval` (far cheaper than the `.shape` property) and
+keeping each dimension name in a local variable, is what meets it.
+
+The fast path only ever *accepts*: on anything it does not handle, or any mismatch, it
+calls the reference check (`bind`), which raises the exact error or accepts. So the two
+cannot disagree on what passes. Fields it does not handle (unions of several array
+annotations, symbolic or broadcastable dims) make the whole class use the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jaxdc._codegen import _compile
+from jaxdc._shapes_annotations import ArraySpec, FieldShape
+from jaxdc._shapes_check import ClassShapes, _Array, read_leaf
+
+__all__ = ["make_check"]
+
+_HANDLED = frozenset({"fixed", "named", "anonymous", "variadic", "anonymous_variadic"})
+
+
+def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[Any], None]:
+    """`check(obj)`: returns if `obj` passes, else calls `slow(obj)` (which raises)."""
+    if not all(_handled(fs) for fs in shapes.fields):
+        return slow
+    ns: dict[str, Any] = {
+        "_jx_slow": slow,
+        "_jx_Array": _Array,
+        "_jx_leaf": read_leaf,
+        "_jx_UNSET": _UNSET,
+    }
+    names: dict[tuple[str, str], str] = {}  # (kind, dimension name) -> local variable
+    body: list[str] = []
+    for index, fs in enumerate(shapes.fields):
+        body += _field_lines(index, fs, fs.specs[0], ns, names)
+    if shapes.child_batch_axes is not None:
+        ns["_jx_child"] = shapes.child_batch_axes
+        body += [
+            f"        if _jx_child(_jx_obj.{name}) is not None: return _jx_slow(_jx_obj)"
+            for name in shapes.children
+        ]
+    lines = ["def check(_jx_obj):", "    try:"]
+    if names:
+        lines.append(f"        {' = '.join(names.values())} = _jx_UNSET")
+    lines += body or ["        pass"]
+    lines += ["    except Exception:", "        return _jx_slow(_jx_obj)"]
+    return _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
+
+
+class _Unset:
+    __slots__ = ()
+
+
+_UNSET = _Unset()
+
+
+def _handled(fs: FieldShape) -> bool:
+    if len(fs.specs) != 1 or fs.others:
+        return False
+    return all(d.kind in _HANDLED and not d.broadcastable for d in fs.specs[0].dims)
+
+
+def _field_lines(
+    index: int, fs: FieldShape, spec: ArraySpec, ns: dict[str, Any], names: dict[Any, str]
+) -> list[str]:
+    """Read the value's shape and dtype (None: skip the field), then test each dim."""
+    fail = "return _jx_slow(_jx_obj)"
+    lines = [
+        f"        _jx_v = _jx_obj.{fs.name}",
+        "        if _jx_v.__class__ is _jx_Array:",
+        "            _jx_a = _jx_v.aval",
+        "            _jx_s = _jx_a.shape",
+        "            _jx_d = _jx_a.dtype",
+        "        else:",
+        "            _jx_r = _jx_leaf(_jx_v)",
+        "            _jx_s, _jx_d = (None, None) if _jx_r is None else _jx_r",
+        "        if _jx_s is not None:",
+    ]
+    checks: list[str] = []
+    rank, cut = spec.rank, spec.variadic
+    checks.append(
+        f"if _jx_len(_jx_s) != {rank}: {fail}"
+        if cut is None
+        else f"if _jx_len(_jx_s) < {rank}: {fail}"
+    )
+    ns["_jx_len"] = len
+    if spec.dtype is not None:
+        ns[f"_jx_dt{index}"] = spec.dtype.cache
+        checks.append(f"if _jx_dt{index}.get(_jx_d) is not True: {fail}")
+    tail = 0 if cut is None else len(spec.dims) - cut - 1
+    for position, dim in enumerate(spec.dims):
+        if cut is not None and position == cut:
+            if dim.kind == "anonymous_variadic":
+                continue
+            axes = f"_jx_s[{cut}:]" if tail == 0 else f"_jx_s[{cut}:{-tail}]"
+            checks += _bind(names, ("multi", dim.name), axes, fail)
+            continue
+        axis = str(position) if cut is None or position < cut else str(position - len(spec.dims))
+        if dim.kind == "fixed":
+            checks.append(f"if _jx_s[{axis}] != {dim.size}: {fail}")
+        elif dim.kind == "named":
+            checks += _bind(names, ("single", dim.name), f"_jx_s[{axis}]", fail)
+    return lines + [f"            {c}" for c in checks]
+
+
+def _bind(names: dict[Any, str], key: tuple[str, str], value: str, fail: str) -> list[str]:
+    local = names.setdefault(key, f"_jx_n{len(names)}")
+    return [
+        f"if {local} is _jx_UNSET: {local} = {value}",
+        f"elif {local} != {value}: {fail}",
+    ]
