@@ -58,8 +58,13 @@ def diff(before: list[Diagnostic], after: list[Diagnostic]) -> tuple[list[Diagno
     return added, sum(budget.values())
 
 
+def _where(d: Diagnostic) -> str:
+    """`pkg.module:line`: a module name, not a path (the page names no file of ours)."""
+    return f"{d.file.removesuffix('.py').replace('/', '.')}:{d.line}"
+
+
 def _render(d: Diagnostic) -> str:
-    return f"{d.file}:{d.line} [{d.code}] {d.message}"
+    return f"{_where(d)} [{d.code}] {d.message}"
 
 
 def _checker(runs: dict[str, list[Diagnostic]]) -> str:
@@ -171,7 +176,7 @@ def _package_section(
                 out.append(f"| `{text}` | **unexplained** | |")
             else:
                 out.append(f"| `{text}` | {verdict.kind} | {verdict.reason} |")
-                _note_open(opened, verdict, f"{name} `{d.file}:{d.line}`")
+                _note_open(opened, verdict, f"{name} `{_where(d)}`")
     return out
 
 

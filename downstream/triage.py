@@ -2,7 +2,7 @@
 
 Every test that fails only with jaxdc, and every diagnostic that only the jaxdc run
 reports, needs an entry here: a `pattern` (a regular expression searched in the test's
-node id, or in `file:line [code] message` of a diagnostic), a `kind` and the reason.
+node id, or in `module:line [code] message` of a diagnostic), a `kind` and the reason.
 `run.py` exits non-zero while a difference has none, so the table in docs/downstream.md
 never shows an unexplained line. Kinds:
 
@@ -38,10 +38,31 @@ TRIAGE: tuple[Verdict, ...] = (
     # --- jax_dataclasses 1.6.3's own tests ------------------------------------------------
     Verdict(
         "jax_dataclasses",
-        r"tests\.test_(annotated_arrays|vmap)\b",
+        r"test_annotated_arrays::test_(shape_mismatch|batch_axis_mismatch|dtype_mismatch|nested"
+        r"|unannotated|middle_batch_axes)$",
+        DIFFERENCE,
+        "`EnforcedAnnotationsMixin` rejects the mismatch the test builds, with `jdc.ShapeError` "
+        "(a ValueError naming class, field, annotation and shape, as issue 10 decided); the "
+        "test expects jax_dataclasses' AssertionError. (Suggestion for shapes: also deriving "
+        "ShapeError from AssertionError would keep `except AssertionError` code working.)",
+    ),
+    Verdict(
+        "jax_dataclasses",
+        r"test_annotated_arrays::test_valid$",
         open_in("shapes (issue 10)"),
-        "the module uses `jdc.EnforcedAnnotationsMixin`, which jaxdc does not have yet, so "
-        "it fails at import",
+        "a field annotated with a dtype only (`Annotated[np.ndarray, jnp.integer]`) takes part "
+        "in the batch axes (`(70,)` against `(7,)` from a shape-annotated field); "
+        "jax_dataclasses skips fields without a shape tuple. Repro: `MnistStructPartial(("
+        "image_shape_only=np.zeros((7, 28, 28)), label_dtype_only=np.zeros(70, np.int32))` "
+        "in its tests/test_annotated_arrays.py must give `get_batch_axes() == (7,)`",
+    ),
+    Verdict(
+        "jax_dataclasses",
+        r"test_vmap::test_vmap$",
+        DIFFERENCE,
+        "the test expects the shape check to fail *inside* `jax.vmap` (jax_dataclasses re-runs "
+        "`__post_init__` on every unflatten); jaxdc checks at construction only, never on "
+        "unflatten (issue 10, docs/migrating.md)",
     ),
     Verdict(
         "jax_dataclasses",
@@ -69,7 +90,48 @@ TRIAGE: tuple[Verdict, ...] = (
         "still requires a default for init=False fields; the decided change (carry them in "
         "the pytree) makes this pass",
     ),
+    Verdict(
+        "jax_dataclasses",
+        r"^tests\.test_(copy_and_mutate|cycle):\d+ \[(misc|reportAttributeAccessIssue)\] "
+        r"(Property \"\w+\" defined in \"\w+\" is read-only|Cannot assign to attribute)",
+        open_in("checkers (issue 9 §1)"),
+        "plain assignment inside a `copy_and_mutate` block (`obj.array = ...`) is the library's "
+        "own idiom; both checkers call it read-only (jax_dataclasses' stubs declared its "
+        "classes mutable, so the baseline is silent)",
+    ),
+    Verdict(
+        "jax_dataclasses",
+        r"^tests\.test_copy_and_mutate:\d+ \[(jaxdc-static|reportInvalidTypeForm)\]",
+        MISTAKE,
+        "`child: jdc.Static[Inner]` with a non-frozen dataclass `Inner` (unhashable): the same "
+        "mistake the runtime rejects (see the test above); pyright's wording (`Could not "
+        "specialize type`) is the checkers' issue 9 item to make self-explanatory",
+    ),
+    Verdict(
+        "jax_dataclasses",
+        r"^tests\.test_variadic_generic_py312:\d+ \[reportArgumentType\]",
+        open_in("checkers"),
+        "pyright: `jdc.jit` on `def make(args: jdc.Static[tuple[*Ts]])` (a TypeVarTuple inside "
+        "Static) binds the argument as `Static[tuple[Unknown]]` and rejects `(1, 2, 3)`; "
+        "Python 3.12 syntax, so this module is left out of the test run but still checked",
+    ),
     # --- navix 0.7.4 ------------------------------------------------------------------------
+    Verdict(
+        "navix",
+        r"^navix\.(entities|environments\.environment|spaces|agents\.ppo):\d+ \[jaxdc-data\]",
+        open_in("checkers (mypy plugin)"),
+        "false alarm: each field is declared `struct.field(pytree_node=False)` (static), but "
+        "the plugin does not read `jaxdc.compat.flax_struct.field` as a field specifier with "
+        "`pytree_node`, so it checks the field as data",
+    ),
+    Verdict(
+        "navix",
+        r"^navix\.tasks:1[23] \[jaxdc-data\]",
+        MISTAKE,
+        "`Task.reward_fn`/`termination_fn` are *data* fields holding functions: a function is "
+        "not a JAX type, so a `Task` passed to a jitted function fails; they want "
+        "`struct.field(pytree_node=False)` as `value_fn` next to them has",
+    ),
     Verdict(
         "navix",
         r"tests\.test_(actions|environments|grid|issues|observations|tasks|terminations)\b",
@@ -80,6 +142,17 @@ TRIAGE: tuple[Verdict, ...] = (
         "pytree argument of `jit`), and this one is not: passing an `Environment` to a jitted "
         "function fails. jaxdc rejects the class at definition with the field, the offending "
         "`Space.minimum` and the fix, so every module importing navix fails to import",
+    ),
+    # --- mctx 0.0.71 --------------------------------------------------------------------------
+    Verdict(
+        "mctx",
+        r"^mctx\._src\.tree:116 \[reportArgumentType\] Argument of type \"int\" cannot be "
+        r"assigned to parameter \"qvalues\"",
+        MISTAKE,
+        "`_unbatched_qvalues(tree, index) -> int` is annotated as returning an int but returns "
+        "an array, which ends up in `SearchSummary(qvalues=...)`; pyright sees it now because "
+        "it reads the real `__init__` of a jaxdc class (chex's decorator hid it). mctx "
+        "silences pytype on the same call (`# pytype: disable=wrong-arg-types`)",
     ),
 )
 
