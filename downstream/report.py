@@ -63,6 +63,12 @@ def _where(d: Diagnostic) -> str:
     return f"{d.file.removesuffix('.py').replace('/', '.')}:{d.line}"
 
 
+def _module_form(node: str) -> str:
+    """`tests/test_x.py::test_y` -> `tests.test_x::test_y` (as pytest's report names it)."""
+    path, sep, rest = node.partition("::")
+    return path.removesuffix(".py").replace("/", ".") + sep + rest
+
+
 def _render(d: Diagnostic) -> str:
     return f"{_where(d)} [{d.code}] {d.message}"
 
@@ -115,13 +121,14 @@ def _package_section(
     out = ["", f"## {o.package} {o.version} ({o.family})", "", pkg.why + "."]
     if pkg.deselect:
         out += ["", "Left out of both runs:"]
-        out += [f"- `{node}`: {why}" for node, why in pkg.deselect]
+        out += [f"- `{_module_form(node)}`: {why}" for node, why in pkg.deselect]
     if o.leftovers:
         unexplained += [f"{o.package}: migration left {where}" for where in o.leftovers]
         out += ["", "**Migration incomplete**: " + ", ".join(o.leftovers)]
     base, new = o.tests.get("baseline"), o.tests.get("jaxdc")
     if base and new:
         rows = []
+        grouped: dict[Verdict, list[str]] = {}
         for node, message in sorted(new.failures.items()):
             if node in base.failures:
                 continue
@@ -130,8 +137,11 @@ def _package_section(
                 unexplained.append(f"{o.package}: test {node}: {message}")
                 rows.append(f"| `{node}` | **unexplained** | {message} |")
             else:
-                rows.append(f"| `{node}` | {verdict.kind} | {verdict.reason} |")
+                grouped.setdefault(verdict, []).append(node)
                 _note_open(opened, verdict, f"`{node}`")
+        for verdict, nodes in grouped.items():
+            tests = "<br>".join(f"`{n}`" for n in nodes)
+            rows.append(f"| {tests} | {verdict.kind} | {verdict.reason} |")
         if rows:
             out += [
                 "",
@@ -171,6 +181,7 @@ def _package_section(
         for d in added:
             verdict = explain(o.package, _render(d))
             text = _render(d).replace("|", "\\|")
+            text = text if len(text) <= 200 else text[:197] + "..."
             if verdict is None:
                 unexplained.append(f"{o.package}: {name}: {_render(d)}")
                 out.append(f"| `{text}` | **unexplained** | |")

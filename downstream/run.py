@@ -113,7 +113,7 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
         *pkg.extra_pytest,
     ]
     if importlib.util.find_spec("pytest_timeout"):  # one hanging test must not eat the budget
-        args.append("--timeout=120")
+        args.append(f"--timeout={pkg.budget_s // 2}")
     for node, _why in pkg.deselect:
         path = os.path.relpath(root / node.split("::")[0], root / pkg.cwd)
         args += (

@@ -152,27 +152,39 @@ class Jitted:
             self._jitted = jitted
         return jitted
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._run(None, args, kwargs)
-
-    def lower(self, *args: Any, **kwargs: Any) -> Any:
-        return self._run("lower", args, kwargs)
-
     # Errors (including a Static annotation that cannot be read, found on the first call)
     # leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`, which
-    # adds no frame), as JAX drops its own: they point at the caller's line.
-    def _run(self, method: str | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    # adds no frame), as JAX drops its own: they point at the caller's line. So each entry
+    # point catches in its own frame; `_translated` holds what they share.
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
-            jitted = self._compiled()
-            return (jitted if method is None else getattr(jitted, method))(*args, **kwargs)
+            return self._compiled()(*args, **kwargs)
         except Exception as exc:
             try:
-                if _unhashable_static(exc):
-                    raise self._unhashable(args, kwargs) from None
-                raise
+                raise self._translated(exc, args, kwargs)
             except Exception as error:
                 drop_internal_frames(error)
                 raise
+
+    def lower(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self._compiled().lower(*args, **kwargs)
+        except Exception as exc:
+            try:
+                raise self._translated(exc, args, kwargs)
+            except Exception as error:
+                drop_internal_frames(error)
+                raise
+
+    def _translated(
+        self, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Exception:
+        """JAX's unhashable-static error becomes one naming the parameter; others stay."""
+        if not _unhashable_static(exc):
+            return exc
+        error = self._unhashable(args, kwargs)
+        error.__suppress_context__ = True  # as `raise ... from None`
+        return error
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         """Bind like a function does, so `@jaxdc.jit` works on methods."""
@@ -222,10 +234,18 @@ class _Bound:
         self._jitted, self._instance = jitted, instance
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._jitted(self._instance, *args, **kwargs)
+        try:
+            return self._jitted(self._instance, *args, **kwargs)
+        except Exception as exc:
+            drop_internal_frames(exc)
+            raise
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        return self._jitted.lower(self._instance, *args, **kwargs)
+        try:
+            return self._jitted.lower(self._instance, *args, **kwargs)
+        except Exception as exc:
+            drop_internal_frames(exc)
+            raise
 
     @property
     def __signature__(self) -> inspect.Signature:
