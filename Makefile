@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.jaxdc-installed
 
-.PHONY: demo test check test-matrix test-downstream bench venv clean
+.PHONY: demo test test-full check test-matrix test-downstream bench venv clean
 
 venv: $(STAMP)
 
@@ -27,6 +27,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# Generated suites in full (`make test` runs a bounded slice of each).
+test-full: $(STAMP)
+	JAXDC_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_rules_differential.py
 
 # The quality gate CI runs before the tests (settings in pyproject.toml; the same hooks
 # in .pre-commit-config.yaml): lint, formatting, and mypy --strict on the project's code.

@@ -26,10 +26,10 @@ def test_assignment_and_del_raise_naming_field_and_fix() -> None:
     assert "field 'x' of 'Point'" in message
     assert "jaxdc.replace(obj, x=...)" in message and "copy_and_mutate" in message
     with pytest.raises(
-        dataclasses.FrozenInstanceError, match="cannot delete field 'label' of 'Point'"
+        dataclasses.FrozenInstanceError, match=r"cannot delete field 'label' of 'Point'"
     ):
         del p.label  # type: ignore[misc]
-    with pytest.raises(AttributeError, match="attribute 'other' of 'Point'"):
+    with pytest.raises(AttributeError, match=r"attribute 'other' of 'Point'"):
         p.other = 1  # type: ignore[attr-defined]
     assert p.label == "p"
 
@@ -53,7 +53,7 @@ def test_post_init_may_set_fields_and_validate() -> None:
     # validation in __post_init__ does not run under vmap (batched v is 2-d)
     batched = jax.vmap(lambda n: n)(jax.tree.map(lambda x: jnp.stack([x, x]), n))
     assert batched.v.shape == (2, 2)
-    with pytest.raises(ValueError, match="1-d"):
+    with pytest.raises(ValueError, match=r"1-d"):
         Normalised(jnp.ones((2, 2)))
 
 
@@ -85,7 +85,7 @@ def test_custom_init_sets_fields_and_unset_field_is_an_error() -> None:
         def __init__(self, a: jax.Array) -> None:
             self.a = a
 
-    with pytest.raises(TypeError, match="field 'b' of class 'Forgetful' was not set by __init__"):
+    with pytest.raises(TypeError, match=r"field 'b' of class 'Forgetful' was not set by __init__"):
         Forgetful(jnp.ones(1))
 
 
@@ -106,43 +106,164 @@ def test_subclass_custom_init_calling_super() -> None:
     assert float(c.b[0]) == 4.0 and len(jax.tree.leaves(c)) == 2
 
 
-def test_excluded_fields_are_not_in_the_pytree() -> None:
+def test_only_pytree_false_leaves_a_field_out_of_the_pytree() -> None:
     @jdc.pytree_dataclass
     class A:
         x: jax.Array
         cache: dict = jdc.field(pytree=False, default_factory=dict)
-        note: str = jdc.field(init=False, default="n")
+        note: jdc.Static[str] = jdc.field(init=False, default="n")
 
     a = A(jnp.ones(2))
     assert jax.tree.leaves(a) == [a.x]
+    assert jax.tree.structure(a) != jax.tree.structure(jdc.replace(a, note="m"))
     b = jax.tree.map(lambda v: v + 1, a)
     assert b.cache == {} and b.note == "n"
 
 
+def test_init_false_fields_computed_in_post_init_survive_jit() -> None:
+    """The jax_dataclasses idiom: derived fields, data or static by annotation."""
+
+    @jdc.pytree_dataclass
+    class Stats:
+        xs: jax.Array
+        mean: jax.Array = jdc.field(init=False)
+        n: jdc.Static[int] = jdc.field(init=False)
+
+        def __post_init__(self) -> None:
+            self.mean = self.xs.mean()
+            self.n = len(self.xs)
+
+    stats = Stats(jnp.arange(4.0))
+    out = jax.jit(lambda s: s)(stats)
+    assert float(out.mean) == 1.5 and out.n == 4
+    assert len(jax.tree.leaves(stats)) == 2
+    moved = jax.tree.map(lambda v: v * 2, stats)
+    assert float(moved.mean) == 3.0 and moved.n == 4
+
+
+def test_init_false_field_left_unset_names_post_init() -> None:
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array
+        derived: jax.Array = jdc.field(init=False)
+
+    with pytest.raises(
+        TypeError, match=r"field 'derived' of class 'A' \(init=False\) was not set.*__post_init__"
+    ):
+        A(jnp.ones(2))
+
+
 def test_excluded_field_without_default_is_rejected() -> None:
     with pytest.raises(
-        TypeError, match="field 'derived' of class 'A' is not part of the pytree .* has no default"
+        TypeError,
+        match=r"field 'derived' of class 'A' is left out of the pytree .* has no default",
     ):
 
         @jdc.pytree_dataclass
         class A:
             x: jax.Array
-            derived: jax.Array = jdc.field(init=False)
+            derived: jax.Array = jdc.field(pytree=False)
 
 
 def test_setting_an_excluded_field_during_construction_is_an_error() -> None:
     @jdc.pytree_dataclass
     class A:
         x: jax.Array
-        total: float = jdc.field(init=False, default=0.0)
+        total: float = jdc.field(pytree=False, init=False, default=0.0)
 
         def __post_init__(self) -> None:
             self.total = float(self.x.sum())
 
     with pytest.raises(
-        TypeError, match="field 'total' of class 'A' is not part of the pytree.*pytree=True"
+        TypeError, match=r"field 'total' of class 'A' is left out of the pytree.*drop pytree=False"
     ):
         A(jnp.ones(2))
+
+
+@pytest.mark.parametrize("factory", [False, True])
+def test_object_setattr_on_an_excluded_field_in_post_init_is_an_error(factory: bool) -> None:
+    """`object.__setattr__` bypasses the frozen check; finishing construction catches it."""
+    default = (
+        jdc.field(pytree=False, default_factory=list)
+        if factory
+        else jdc.field(pytree=False, default=None)
+    )
+
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array
+        log: list | None = default
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "log", ["built"])
+
+    with pytest.raises(
+        TypeError, match=r"field 'log' of class 'A' is left out of the pytree.*object.__setattr__"
+    ):
+        A(jnp.ones(2))
+
+
+def test_object_setattr_on_an_excluded_field_in_custom_init_is_an_error() -> None:
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array
+        note: str = jdc.field(pytree=False, default="n")
+
+        def __init__(self, x: jax.Array) -> None:
+            self.x = x
+            object.__setattr__(self, "note", "set in __init__")
+
+    with pytest.raises(TypeError, match=r"field 'note' of class 'A' is left out of the pytree"):
+        A(jnp.ones(2))
+
+
+def test_a_value_passed_for_an_excluded_field_is_an_error() -> None:
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array
+        cache: dict = jdc.field(pytree=False, default_factory=dict)
+        note: str = jdc.field(pytree=False, default="n")
+
+    a = A(jnp.ones(2))  # defaults are fine
+    assert a.note == "n" and a.cache == {}
+    with pytest.raises(
+        TypeError, match=r"field 'note' of class 'A' is left out of the pytree.*passed"
+    ):
+        A(jnp.ones(2), note="m")
+    with pytest.raises(TypeError, match=r"field 'cache' of class 'A' is left out of the pytree"):
+        A(jnp.ones(2), cache={"k": 1})
+
+
+def test_pytree_node_false_is_static_and_true_is_data() -> None:
+    @jdc.pytree_dataclass
+    class A:
+        x: jax.Array = jdc.field(pytree_node=True)
+        n: int = jdc.field(pytree_node=False, default=3)
+        m: int = dataclasses.field(default=4, metadata={"pytree_node": False})
+
+    a = A(jnp.ones(2))
+    assert jax.tree.leaves(a) == [a.x]
+    assert jax.jit(lambda a: a)(a).n == 3
+    with pytest.raises(TypeError, match=r"pytree_node=False is flax's spelling of static=True"):
+        jdc.field(static=False, pytree_node=False)
+    with pytest.raises(TypeError, match=r"unhashable type 'list\[int\]'"):
+
+        @jdc.pytree_dataclass
+        class B:
+            sizes: list[int] = jdc.field(pytree_node=False, default_factory=list)
+
+
+def test_stacking_dataclass_under_the_decorator_says_drop_dataclass() -> None:
+    with pytest.raises(
+        TypeError,
+        match=r"class 'A' is decorated with @jaxdc.pytree_dataclass and with "
+        r"@dataclasses.dataclass.*Fix: drop @dataclass",
+    ):
+
+        @jdc.pytree_dataclass
+        @dataclasses.dataclass(frozen=True)
+        class A:
+            x: jax.Array
 
 
 def test_array_default_works() -> None:
@@ -160,7 +281,7 @@ def test_array_default_works() -> None:
 
 def test_numpy_array_default_is_rejected_with_fix() -> None:
     with pytest.raises(
-        TypeError, match="field 'x' of class 'A' has a numpy.ndarray default.*jnp.asarray"
+        TypeError, match=r"field 'x' of class 'A' has a numpy.ndarray default.*jnp.asarray"
     ):
 
         @jdc.pytree_dataclass
@@ -169,7 +290,7 @@ def test_numpy_array_default_is_rejected_with_fix() -> None:
 
 
 def test_frozen_false_rejected_frozen_true_accepted_unknown_option() -> None:
-    with pytest.raises(TypeError, match="frozen=False.*always frozen"):
+    with pytest.raises(TypeError, match=r"frozen=False.*always frozen"):
         jdc.pytree_dataclass(frozen=False)
 
     @jdc.pytree_dataclass(frozen=True)
@@ -177,7 +298,7 @@ def test_frozen_false_rejected_frozen_true_accepted_unknown_option() -> None:
         x: jax.Array
 
     assert A.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    with pytest.raises(TypeError, match="unknown option\\(s\\) 'frozn'.*valid options: init"):
+    with pytest.raises(TypeError, match=r"unknown option\(s\) 'frozn'.*valid options: init"):
         jdc.pytree_dataclass(frozn=True)
 
 
@@ -187,7 +308,7 @@ def test_non_frozen_dataclass_base_is_rejected() -> None:
         a: int
 
     with pytest.raises(
-        TypeError, match="class 'A' derives from the non-frozen dataclass 'Mutable'"
+        TypeError, match=r"class 'A' derives from the non-frozen dataclass 'Mutable'"
     ):
 
         @jdc.pytree_dataclass

@@ -58,7 +58,7 @@ def test_is_refused_where_plain_assignment_is() -> None:
 
 
 def test_keeps_the_runtime_rule_for_excluded_fields() -> None:
-    with pytest.raises(TypeError, match="not part of the pytree"):
+    with pytest.raises(TypeError, match="left out of the pytree"):
         Cached(jnp.zeros(1))
 
 

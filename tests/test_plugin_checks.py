@@ -259,8 +259,8 @@ class Inner:
 @pytree_dataclass
 class Outer:
     inner: Inner
-    mean: jax.Array = field(init=False, pytree=True)
-    cache: int = field(init=False, default=0)
+    mean: jax.Array = field(init=False)
+    cache: int = field(pytree=False, init=False, default=0)
     name: Static[str] = "o"
 
     def __init__(self, inner: Inner) -> None:
@@ -398,10 +398,11 @@ def test_attr_set_only_where_the_runtime_allows_assignment(project: Project) -> 
     run = project.mypy()
     assert run.diagnostics == project.expected(), run.stdout
     assert run.messages("jaxdc-mutation")[2] == (
-        "cannot assign to field 'name' of 'Outer' here: jaxdc instances are frozen, like JAX "
+        "cannot assign to field 'name' of 'Outer': jaxdc instances are frozen, like JAX "
         "arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with "
         "jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, name=...), or `with "
-        "jaxdc.copy_and_mutate(obj) as new: jaxdc.attr(new, lambda n: n.name).set(...)`."
+        "jaxdc.copy_and_mutate(obj) as new: new.name = ...` (spelled `jaxdc.attr(new, lambda "
+        "n: n.name).set(...)` where type checkers must accept it)."
     )
 
 
@@ -461,3 +462,36 @@ def test_messages_name_class_field_part_reason_and_fix(project: Project) -> None
         "is not an array type. Data fields are pytree children that JAX traces as arrays. "
         "Fix: declare it Static[str] if it is configuration."
     ]
+
+
+def test_dataclass_stacked_with_jaxdc_is_reported_in_both_orders(project: Project) -> None:
+    """The runtime rejects both (one with jaxdc's message, one with the stdlib's)."""
+    project.write(
+        {
+            "stacked.py": """
+            import dataclasses
+
+            import jax
+            from jaxdc import PyTreeNode, pytree_dataclass
+
+
+            @pytree_dataclass
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            class Under:
+                x: jax.Array
+
+
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            @pytree_dataclass
+            class Over:
+                x: jax.Array
+
+
+            @dataclasses.dataclass(frozen=True)  # E: jaxdc-decorator
+            class Node(PyTreeNode):
+                x: jax.Array
+            """
+        }
+    )
+    run = project.mypy()
+    assert run.diagnostics == project.expected(), run.stdout

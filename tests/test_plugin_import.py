@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-PURE = ["jaxdc_mypy", "jaxdc_mypy.messages", "jaxdc_mypy.config", "jaxdc_mypy.names"]
+# The wording lives in the shared, pure `_jaxdc_rules`; jaxdc_mypy.messages pairs it with
+# mypy error codes, so it imports mypy.
+PURE = ["jaxdc_mypy", "jaxdc_mypy.config", "jaxdc_mypy.names", "_jaxdc_rules.messages"]
 
 
 def _loaded_after(statements: str) -> set[str]:

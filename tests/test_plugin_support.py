@@ -79,6 +79,7 @@ def run_mypy(
     *,
     cache_dir: Path,
     command: Sequence[str] | None = None,
+    timeout: float = 900,
 ) -> MypyRun:
     proc = subprocess.run(
         [
@@ -94,7 +95,7 @@ def run_mypy(
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=timeout,
         check=False,
     )
     return MypyRun(proc.returncode, proc.stdout, proc.stderr)

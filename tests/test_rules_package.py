@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _jaxdc_rules import kinds, messages
@@ -85,3 +87,17 @@ def test_class_display(qualname: str, shown: str) -> None:
 def test_qualname_from_a_mypy_fullname() -> None:
     assert messages.qualname_in("pkg.mod.Outer.Inner", "pkg.mod") == "Outer.Inner"
     assert messages.qualname_in("builtins.list", "builtins") == "list"
+
+
+def test_the_plugins_cache_key_covers_the_rules(tmp_path: Path, monkeypatch: Any) -> None:
+    """mypy re-checks cached modules when the plugin's code changes: the rules it applies
+    are part of that code."""
+    import _jaxdc_rules
+    from jaxdc_mypy import hooks
+
+    copy = tmp_path / "_jaxdc_rules"
+    shutil.copytree(Path(_jaxdc_rules.__file__).parent, copy)
+    monkeypatch.setattr(_jaxdc_rules, "__file__", str(copy / "__init__.py"))
+    before = hooks._source_digest()
+    (copy / "hashability.py").write_text((copy / "hashability.py").read_text() + "\n# edit\n")
+    assert hooks._source_digest() != before

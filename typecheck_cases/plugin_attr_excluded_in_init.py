@@ -1,4 +1,4 @@
-"""Setting a field that is not part of the pytree (init=False) during construction."""
+"""Setting a field left out of the pytree (pytree=False) during construction."""
 
 import jax
 import jax.numpy as jnp
@@ -10,7 +10,7 @@ from jaxdc import field, pytree_dataclass
 @pytree_dataclass
 class Stats:
     xs: jax.Array
-    count: int = field(init=False, default=0)
+    count: int = field(pytree=False, init=False, default=0)
 
     def __post_init__(self) -> None:
         jaxdc.attr(self, lambda s: s.count).set(len(self.xs))  # E: mypy jaxdc-mutation  # runtime: raises TypeError

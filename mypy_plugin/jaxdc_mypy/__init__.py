@@ -1,8 +1,8 @@
 """jaxdc_mypy: a mypy plugin that catches pytree misuse before tracing.
 
 Enable it with ``plugins = ["jaxdc_mypy"]`` under ``[tool.mypy]``. This module stays
-light (no mypy or jax import at import time) so pure-Python submodules such as
-``jaxdc_mypy.messages`` can be imported by other code; mypy calls :func:`plugin`.
+light (no mypy or jax import at import time); mypy calls :func:`plugin`. The rules and
+the wording it applies are the runtime's, shared through ``_jaxdc_rules``.
 """
 
 from __future__ import annotations

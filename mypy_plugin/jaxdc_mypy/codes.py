@@ -14,3 +14,6 @@ MUTATION = ErrorCode(
 # the `check_any` setting (mypy rejects plugin codes in enable_error_code: it validates
 # them before plugins are loaded).
 ANY = ErrorCode("jaxdc-any", "Pytree data field typed Any (check_any = true)", "jaxdc")
+DECORATOR = ErrorCode(
+    "jaxdc-decorator", "A jaxdc class also decorated with @dataclasses.dataclass", "jaxdc"
+)

@@ -36,6 +36,11 @@ def tag_dataclass(ctx: ClassDefContext) -> None:
         dataclass_tag_callback(ctx)
 
 
+def tag_stdlib_dataclass(ctx: ClassDefContext) -> None:
+    """What mypy's pass-1 hook for ``@dataclasses.dataclass`` does (ours replaces it)."""
+    dataclass_tag_callback(ctx)
+
+
 def wildcard_trigger(fullname: str) -> str:
     """The daemon trigger fired when anything in class ``fullname`` changes."""
     return make_wildcard_trigger(fullname)

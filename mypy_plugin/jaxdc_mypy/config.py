@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from _jaxdc_rules import messages
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # mypy itself depends on tomli before 3.11
@@ -63,7 +65,7 @@ def load(config_file: str | None) -> PluginConfig:
                 section = tomllib.load(f).get("tool", {}).get("jaxdc-mypy", {})
             where = f"{config_file}: [{TOML_SECTION}]"
             if not isinstance(section, dict):
-                raise ConfigError(f"{where} must be a table")
+                raise ConfigError(messages.config_not_a_table(where))
             return _parse(section, where, from_ini=False)
         parser = configparser.ConfigParser()
         parser.read(config_file)
@@ -71,7 +73,7 @@ def load(config_file: str | None) -> PluginConfig:
             return PluginConfig()
         return _parse(dict(parser[INI_SECTION]), f"{config_file}: [{INI_SECTION}]", from_ini=True)
     except (OSError, tomllib.TOMLDecodeError, configparser.Error) as exc:
-        raise ConfigError(f"{config_file}: cannot read the jaxdc-mypy settings: {exc}") from exc
+        raise ConfigError(messages.config_unreadable(config_file, exc)) from exc
 
 
 def _parse(section: dict[str, Any], where: str, *, from_ini: bool) -> PluginConfig:
@@ -82,8 +84,8 @@ def _parse(section: dict[str, Any], where: str, *, from_ini: bool) -> PluginConf
         elif key in _BOOL_KEYS:
             values[key] = _boolean(raw, f"{where} {key}", from_ini=from_ini)
         else:
-            known = ", ".join(sorted(_LIST_KEYS | _BOOL_KEYS))
-            raise ConfigError(f"{where}: unknown setting '{key}' (known settings: {known})")
+            known = sorted(_LIST_KEYS | _BOOL_KEYS)
+            raise ConfigError(messages.config_unknown_setting(where, key, known))
     return PluginConfig(**values)
 
 
@@ -91,13 +93,10 @@ def _names(raw: Any, where: str, *, from_ini: bool) -> tuple[str, ...]:
     if from_ini and isinstance(raw, str):
         raw = [part.strip() for part in re.split(r"[,\n]", raw) if part.strip()]
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        raise ConfigError(f"{where} must be a list of fully qualified class names")
+        raise ConfigError(messages.config_not_a_list(where))
     for name in raw:
         if not _DOTTED_NAME.match(name):
-            raise ConfigError(
-                f"{where}: '{name}' is not a fully qualified class name "
-                "(expected 'package.module.Class')"
-            )
+            raise ConfigError(messages.config_not_a_class_name(where, name))
     return tuple(raw)
 
 
@@ -110,7 +109,7 @@ def _boolean(raw: Any, where: str, *, from_ini: bool) -> bool:
             return False
     if isinstance(raw, bool):
         return raw
-    raise ConfigError(f"{where} must be true or false, not {raw!r}")
+    raise ConfigError(messages.config_not_a_bool(where, raw))
 
 
 class ClassNames:
@@ -132,3 +131,7 @@ class ClassNames:
             self._resolved |= {full for full in found.values() if full is not None}
             self._pending = {name for name, full in found.items() if full is None}
         return self._resolved | self._pending if self._pending else self._resolved
+
+    def pending(self) -> frozenset[str]:
+        """The names that have not resolved to a class (yet)."""
+        return frozenset(self._pending)

@@ -12,6 +12,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from _jaxdc_rules.kinds import (
+    DATA,
+    EXCLUDED as EXCLUDED,  # re-exported: the kinds other plugin modules read
+    STATIC,
+    UNKNOWN,
+    Flag,
+    decide_kind,
+    explicit_static,
+    inherited_kind,
+)
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
@@ -29,18 +39,12 @@ from mypy.types import Instance, Type, get_proper_type
 
 from . import compat, names
 
-DATA = "data"
-STATIC = "static"
-EXCLUDED = "excluded"  # field(pytree=False) / field(init=False): not in the pytree
-UNKNOWN = "unknown"  # static=/pytree= given a non-literal value: not checked
-
 _NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
 
 
 class PytreeField(NamedTuple):
     name: str
     kind: str
-    init: bool
     owner: TypeInfo
     """The class that declared it last (the type to read and expand)."""
 
@@ -65,8 +69,7 @@ def record_fields(ctx: ClassDefContext) -> list[str] | None:
                 ctx.api.defer()
                 return None
             is_static_annotation = False
-        kind, init = _kind(stmt.rvalue, is_static_annotation)
-        kinds[name] = {"kind": kind, "init": init}
+        kinds[name] = {"kind": _kind(stmt.rvalue, is_static_annotation)}
     info.metadata[names.METADATA_KEY] = {"fields": kinds}
     return list(kinds)
 
@@ -84,11 +87,9 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
         if stored is None:
             continue
         for name, entry in stored["fields"].items():
-            kind = entry["kind"]
             previous = merged.pop(name, None)
-            if previous is not None and previous.kind == STATIC and kind == DATA:
-                kind = STATIC
-            merged[name] = PytreeField(name, kind, entry["init"], base)
+            kind = inherited_kind(previous and previous.kind, entry["kind"])
+            merged[name] = PytreeField(name, kind, base)
     return list(merged.values())
 
 
@@ -153,33 +154,34 @@ def _is_static_annotation(
     return sym.node.fullname == names.STATIC
 
 
-def _kind(rvalue: Expression, is_static_annotation: bool) -> tuple[str, bool]:
-    """Kind and ``init`` from ``field(...)``/``static_field(...)`` and the annotation."""
+def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
+    """The shared rule (``_jaxdc_rules.kinds``) on the literal keywords of
+    ``field(...)``/``static_field(...)`` and the annotation."""
     if not (
         isinstance(rvalue, CallExpr)
         and isinstance(rvalue.callee, RefExpr)
         and rvalue.callee.fullname in (names.FIELD, names.STATIC_FIELD)
     ):
-        return (STATIC if is_static_annotation else DATA), True
-    keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args) if name}
-    static = _literal_bool(keywords.get("static"))
-    pytree = _literal_bool(keywords.get("pytree"))
-    init = _literal_bool(keywords.get("init"), default=True)
-    if UNKNOWN in (static, pytree, init):
-        return UNKNOWN, init is not False
-    # The runtime's rule: pytree=False excludes; init=False excludes unless pytree=True.
-    if pytree is False or (init is False and pytree is not True):
-        return EXCLUDED, bool(init)
-    if static is None:
-        static = (
-            is_static_annotation
-            or rvalue.callee.fullname == names.STATIC_FIELD
-            or _has_static_metadata(keywords.get("metadata"))
+        return STATIC if is_static_annotation else DATA
+    keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True) if name}
+    try:
+        static = explicit_static(
+            static=_literal_bool(keywords.get("static")),
+            pytree_node=_literal_bool(keywords.get("pytree_node")),
+            static_field=rvalue.callee.fullname == names.STATIC_FIELD,
         )
-    return (STATIC if static else DATA), init is not False
+    except ValueError:  # contradicting spellings: the runtime rejects the field() call
+        return UNKNOWN
+    if static is None and _has_static_metadata(keywords.get("metadata")):
+        static = True
+    return decide_kind(
+        static=static,
+        pytree=_literal_bool(keywords.get("pytree")),
+        annotated_static=is_static_annotation,
+    )
 
 
-def _literal_bool(expr: Expression | None, default: bool | None = None) -> bool | str | None:
+def _literal_bool(expr: Expression | None, default: bool | None = None) -> Flag:
     if expr is None:
         return default
     if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
@@ -192,7 +194,10 @@ def _literal_bool(expr: Expression | None, default: bool | None = None) -> bool 
 def _has_static_metadata(expr: Expression | None) -> bool:
     if not isinstance(expr, DictExpr):
         return False
+    # {"static": True}, or flax's {"pytree_node": False}
     return any(
-        isinstance(key, StrExpr) and key.value == "static" and _literal_bool(value) is True
+        isinstance(key, StrExpr)
+        and _literal_bool(value) is (key.value == "static")
+        and key.value in ("static", "pytree_node")
         for key, value in expr.items
     )

@@ -14,7 +14,7 @@ from mypy.options import Options
 from mypy.plugin import ClassDefContext, FunctionContext, MethodContext
 from mypy.types import Type
 
-from . import compat, names
+from . import compat, dataclass_options, names
 from .checks import ClassChecker
 from .config import PluginConfig
 from .fields import record_fields
@@ -45,10 +45,26 @@ class Handlers:
     def record_decorated(self, ctx: ClassDefContext) -> None:
         # Our hook for the decorator replaces mypy's default pass-1 hook, which tags it.
         compat.tag_dataclass(ctx)
-        self.record(ctx)
+        self._record(ctx, dataclass_options.decorator_keywords(ctx.reason))
 
-    def record(self, ctx: ClassDefContext) -> None:
+    def record_subclass(self, ctx: ClassDefContext) -> None:
+        """A ``PyTreeNode`` subclass: its options are class keywords."""
+        self._record(ctx, ctx.cls.keywords)
+
+    def record_dataclass(self, ctx: ClassDefContext) -> None:
+        """``@dataclasses.dataclass``: keep the options that decide its hash."""
+        compat.tag_stdlib_dataclass(ctx)  # what mypy's own hook, replaced by ours, does
+        dataclass_options.record(ctx.cls.info, dataclass_options.decorator_keywords(ctx.reason))
+
+    def record_foreign_pytree(self, ctx: ClassDefContext) -> None:
+        """A class another library's decorator registers as a pytree (flax.struct)."""
+        compat.tag_dataclass(ctx)
+        ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
+        dataclass_options.record(ctx.cls.info, dataclass_options.decorator_keywords(ctx.reason))
+
+    def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
+        dataclass_options.record(info, keywords)
         if record_fields(ctx) is None:
             return  # deferred: mypy calls again
         self._declared.setdefault(info.module_name, {})[info.fullname] = info

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import _jaxdc_rules
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
@@ -61,13 +62,19 @@ class JaxdcPlugin(Plugin):
     # --- semantic analysis: record field kinds --------------------------------------------
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        return self._handlers.record_decorated if fullname == names.DECORATOR else None
+        if fullname == names.DECORATOR:
+            return self._handlers.record_decorated
+        if fullname == names.STDLIB_DATACLASS:
+            return self._handlers.record_dataclass
+        if fullname in names.FOREIGN_PYTREE_DECORATORS:
+            return self._handlers.record_foreign_pytree
+        return None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         sym = self.lookup_fully_qualified(fullname)
         base = sym.node if sym is not None else None
         if isinstance(base, TypeInfo) and base.has_base(names.PYTREE_NODE):
-            return self._handlers.record
+            return self._handlers.record_subclass
         return None
 
     # --- type checking: report ------------------------------------------------------------
@@ -126,8 +133,10 @@ class JaxdcPlugin(Plugin):
 
 
 def _source_digest() -> str:
-    """Hash of the plugin's own code: mypy only watches the entry module's file."""
+    """Hash of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy only
+    watches the entry module's file."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
+    for package in (Path(__file__).parent, Path(_jaxdc_rules.__file__).parent):
+        for path in sorted(package.glob("*.py")):
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -11,7 +11,7 @@ from mypy.nodes import CallExpr, Decorator, FuncDef
 from mypy.plugin import FunctionContext
 from mypy.types import CallableType, Type
 
-from . import codes, compat, messages, names, syntax
+from . import compat, messages, names, syntax
 from .checks import ClassChecker
 
 
@@ -29,7 +29,7 @@ class JitChecker:
         written, analysed = func.unanalyzed_type, func.type
         if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
             return
-        hashability = self._classes.hashability(ctx.api)
+        rules = self._classes.rules(ctx.api)
         for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
             name = compat.annotation_name(annotation)
             if name is None:
@@ -37,10 +37,10 @@ class JitChecker:
             sym = compat.lookup_in_checked_module(ctx.api, name)
             if sym is None or sym.node is None or sym.node.fullname != names.STATIC:
                 continue
-            problem = hashability.unhashable_part(typ)
+            problem = rules.unhashable_part(typ)
             if problem is not None:
                 message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
-                ctx.api.fail(message, argument, code=codes.STATIC)
+                message.report(ctx.api, argument)
 
 
 def _jitted_function(ctx: FunctionContext) -> FuncDef | None:

@@ -26,7 +26,8 @@ from mypy.nodes import (
 from mypy.plugin import FunctionContext
 from mypy.types import Instance, Type, get_proper_type
 
-from . import codes, compat, messages, names, syntax
+from . import compat, messages, names, syntax
+from .describe import class_name
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
 
 _CONSTRUCTORS = ("__init__", "__post_init__")
@@ -42,7 +43,7 @@ def check_attr_call(ctx: FunctionContext) -> Type:
 def _check(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
     path = _attribute_path(where)
     if isinstance(where, LambdaExpr) and path is None:
-        ctx.api.fail(messages.NOT_A_PATH, ctx.context, code=codes.MUTATION)
+        messages.NOT_A_PATH.report(ctx.api, ctx.context)
         return
     obj_type = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
     if not isinstance(obj_type, Instance) or not is_pytree_class(obj_type.type):
@@ -52,17 +53,15 @@ def _check(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
         if path:
             kinds = {field.name: field.kind for field in pytree_fields(obj_type.type)}
             if kinds.get(path[0]) == EXCLUDED:
-                message = messages.excluded_in_construction(path[0], obj_type.type.name)
-                ctx.api.fail(message, ctx.context, code=codes.MUTATION)
+                message = messages.excluded_in_construction(path[0], class_name(obj_type.type))
+                message.report(ctx.api, ctx.context)
         return
     root = _root_name(obj)
     scope = function if function is not None else compat.checked_module(ctx.api)
     if root is not None and _inside_copy_and_mutate(root, ctx.context.line, scope):
         return
     shown = ".".join(path) if path else None
-    ctx.api.fail(
-        messages.frozen_assignment(shown, obj_type.type.name), ctx.context, code=codes.MUTATION
-    )
+    messages.frozen_assignment(shown, class_name(obj_type.type)).report(ctx.api, ctx.context)
 
 
 def _attribute_path(where: Expression) -> list[str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from _jaxdc_rules.kinds import DATA, STATIC
 from mypy.nodes import TypeInfo, Var
 from mypy.types import (
     Instance,
@@ -23,7 +24,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .fields import DATA, STATIC, own_field_types
+from .fields import own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
 # walk short (every container type would otherwise add a dozen ABCs).
@@ -39,11 +40,20 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
 
 
 def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator[TypeInfo]:
-    """Every class reachable from ``types`` (type arguments, MROs, dataclass fields)."""
+    """Every class reachable from ``types`` (type arguments, MROs, dataclass fields).
+
+    Each type is visited once: a recursive type (a TypedDict or alias holding itself)
+    would otherwise keep the walk going forever.
+    """
     seen: set[str] = set()
+    visited: set[Type] = set()
     pending = list(types)
     while pending:
-        typ = get_proper_type(pending.pop())
+        written = pending.pop()
+        if written in visited:
+            continue
+        visited.add(written)
+        typ = get_proper_type(written)
         if isinstance(typ, Instance):
             pending.extend(typ.args)
             for info in typ.type.mro:

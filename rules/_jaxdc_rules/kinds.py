@@ -18,12 +18,12 @@ carried in the pytree like any other field.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
-DATA = "data"
-STATIC = "static"
-EXCLUDED = "excluded"
-UNKNOWN = "unknown"
+DATA: Final = "data"
+STATIC: Final = "static"
+EXCLUDED: Final = "excluded"
+UNKNOWN: Final = "unknown"
 """A flag the plugin cannot read (``static=flag``): the field is not checked."""
 
 Kind = Literal["data", "static", "excluded", "unknown"]

@@ -100,6 +100,11 @@ _STATIC_ROWS = {
         "({inner_reason})",
         "make '{field}' a data field, or give '{T}.{via}' a hashable type",
     ),
+    "hashed-field": (
+        "dataclass '{T}' (unsafe_hash=True) hashes its field '{via}' of unhashable type "
+        "'{inner_type}' ({inner_reason})",
+        "make '{field}' a data field, or give '{T}.{via}' a hashable type",
+    ),
     "tuple-field": (
         "NamedTuple '{T}' has field '{via}' of unhashable type '{inner_type}' ({inner_reason})",
         "make '{field}' a data field, or give '{T}.{via}' a hashable type",
@@ -115,6 +120,7 @@ _JIT_FIXES = {
     "Static[...] from '{field}'",
     "array": "drop Static[...] from '{field}' so the array is traced",
     "frozen-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
+    "hashed-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
     "tuple-field": "drop Static[...] from '{field}', or give '{T}.{via}' a hashable type",
 }
 
@@ -325,41 +331,29 @@ def field_not_set(field: str, cls: str, *, init: bool) -> str:
     )
 
 
-def frozen_fix(name: str) -> str:
-    """The "Fix:" sentence of every frozen-assignment error at runtime."""
+def frozen_assignment(path: str | None, cls: str, *, is_field: bool = True) -> str:
+    """Assigning a field of a finished instance: the runtime's `FrozenInstanceError`, and
+    the plugin's diagnostic on ``jaxdc.attr(...).set()`` outside the places it is allowed
+    (``path``: the attribute path, ``a.b``; None when the plugin cannot read it)."""
+    if path is None:
+        target, first, example = "a field", "field", "field"
+    else:
+        target = f"{'field' if is_field else 'attribute'} '{path}'"
+        first, example = path.split(".")[0], path
     return (
-        f"Fix: jaxdc.replace(obj, {name}=...), or for nested edits "
-        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...` (spelled "
-        f"`jaxdc.attr(new, lambda n: n.{name}).set(...)` where type checkers must accept it)."
-    )
-
-
-def frozen_assign(name: str, cls: str, *, is_field: bool) -> str:
-    what = "field" if is_field else "attribute"
-    return (
-        f"cannot assign to {what} '{name}' of '{cls}': jaxdc instances are frozen, like JAX "
-        f"arrays. {frozen_fix(name)}"
+        f"cannot assign to {target} of '{cls}': jaxdc instances are frozen, like JAX arrays; "
+        f"fields can be set only on `self` in __init__/__post_init__ or inside `with "
+        f"jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, {first}=...), or `with "
+        f"jaxdc.copy_and_mutate(obj) as new: new.{example} = ...` (spelled "
+        f"`jaxdc.attr(new, lambda n: n.{example}).set(...)` where type checkers must accept "
+        f"it)."
     )
 
 
 def frozen_delete(name: str, cls: str) -> str:
     return (
         f"cannot delete field '{name}' of '{cls}': jaxdc instances are frozen and every "
-        f"field is part of the pytree. {frozen_fix(name)}"
-    )
-
-
-def frozen_assignment_here(path: str | None, cls: str) -> str:
-    """The plugin's ``jaxdc.attr(...).set()`` outside the places assignment is allowed."""
-    target = f"field '{path}'" if path else "a field"
-    first = path.split(".")[0] if path else "field"
-    example = path or "field"
-    return (
-        f"cannot assign to {target} of '{cls}' here: jaxdc instances are frozen, like "
-        "JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside "
-        f"`with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, {first}=...), or "
-        f"`with jaxdc.copy_and_mutate(obj) as new: "
-        f"jaxdc.attr(new, lambda n: n.{example}).set(...)`."
+        f"field is part of the pytree. Fix: jaxdc.replace(obj, {name}=...) to change it."
     )
 
 
@@ -410,13 +404,14 @@ def already_decorated(cls: str, name: str) -> str:
     )
 
 
-def stacked_dataclass(cls: str) -> str:
-    """``@pytree_dataclass`` applied to a class ``@dataclasses.dataclass`` already made."""
+def stacked_dataclass(cls: str, *, node: bool = False) -> str:
+    """``@dataclasses.dataclass`` on a jaxdc class (``node``: a ``PyTreeNode`` subclass)."""
+    jaxdc = "subclasses jaxdc.PyTreeNode" if node else "is decorated with @jaxdc.pytree_dataclass"
+    keep = "class keywords" if node else "@jaxdc.pytree_dataclass(...)"
     return (
-        f"class '{cls}' is decorated with both @dataclasses.dataclass and "
-        f"@jaxdc.pytree_dataclass; jaxdc makes the class a frozen dataclass itself, and "
-        f"dataclasses cannot process a class twice. Fix: drop @dataclass (keep "
-        f"@jaxdc.pytree_dataclass, passing it any dataclass options)."
+        f"class '{cls}' {jaxdc} and with @dataclasses.dataclass; jaxdc makes the class a "
+        f"frozen dataclass itself, and dataclasses cannot process a class twice. Fix: drop "
+        f"@dataclass (pass any dataclass options as {keep})."
     )
 
 
@@ -509,6 +504,32 @@ def attr_path_ends_in_item(path: str) -> str:
 # =========================================================================================
 # mypy plugin configuration
 # =========================================================================================
+
+
+def config_unreadable(config_file: str, error: object) -> str:
+    return f"{config_file}: cannot read the jaxdc-mypy settings: {error}"
+
+
+def config_not_a_table(where: str) -> str:
+    return f"{where} must be a table"
+
+
+def config_unknown_setting(where: str, key: str, known: Iterable[str]) -> str:
+    return f"{where}: unknown setting '{key}' (known settings: {', '.join(known)})"
+
+
+def config_not_a_list(where: str) -> str:
+    return f"{where} must be a list of fully qualified class names"
+
+
+def config_not_a_class_name(where: str, name: str) -> str:
+    return (
+        f"{where}: '{name}' is not a fully qualified class name (expected 'package.module.Class')"
+    )
+
+
+def config_not_a_bool(where: str, raw: object) -> str:
+    return f"{where} must be true or false, not {raw!r}"
 
 
 def config_name_not_found(setting: str, name: str, why: str) -> str:

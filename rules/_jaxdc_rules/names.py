@@ -106,8 +106,6 @@ _ALIASES = {
     "collections.abc.MutableSet": "typing.MutableSet",
     "flax.core.FrozenDict": "flax.core.frozen_dict.FrozenDict",
 }
-# Modules whose classes messages show without the module (``list``, ``Sequence``).
-UNQUALIFIED_MODULES = frozenset({"builtins", "typing", "typing_extensions", "collections.abc"})
 
 
 def canonical(fullname: str) -> str:
@@ -118,3 +116,14 @@ def canonical(fullname: str) -> str:
     if fullname.startswith("collections.abc."):
         return "typing." + fullname[len("collections.abc.") :]
     return fullname
+
+
+def canonical_class(module: str, qualname: str) -> tuple[str, str]:
+    """(module, qualified name) of a class under its canonical fully qualified name:
+    ``collections.abc``/``Set`` -> ``typing``/``AbstractSet``, as mypy names it."""
+    fullname = f"{module}.{qualname}"
+    alias = canonical(fullname)
+    if alias == fullname:
+        return module, qualname
+    head, _, name = alias.rpartition(".")
+    return head, name

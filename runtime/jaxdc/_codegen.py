@@ -19,7 +19,13 @@ from typing import Any
 
 from jax.tree_util import GetAttrKey
 
-from jaxdc._construct import finish, run_post_init, static_value_error, unknown_fields_error
+from jaxdc._construct import (
+    excluded_given_error,
+    finish,
+    run_post_init,
+    static_value_error,
+    unknown_fields_error,
+)
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
 
@@ -52,6 +58,7 @@ _BASE_NS: dict[str, Any] = {
     "_jx_run_post_init": run_post_init,
     "_jx_bad_static": static_value_error,
     "_jx_unknown_fields": unknown_fields_error,
+    "_jx_excluded_given": excluded_given_error,
     "_jx_HAS_FACTORY": _HAS_FACTORY,
     "_jx_U": _UNCHANGED,
 }
@@ -150,15 +157,24 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     keyword: list[str] = []
     body: list[str] = []
     assigned: set[str] = set()
+    excluded = {f.name for f in spec.excluded}
     for f in dc_fields:
         if f.init:
             if f.default_factory is not dataclasses.MISSING:
                 ns[f"_jx_f_{f.name}"] = f.default_factory
                 param = f"{f.name}=_jx_HAS_FACTORY"
+                if f.name in excluded:  # a value passed for it would be lost after jit
+                    body.append(
+                        f"    if {f.name} is not _jx_HAS_FACTORY: {_given(self_name, f.name)}"
+                    )
                 body.append(f"    if {f.name} is _jx_HAS_FACTORY: {f.name} = _jx_f_{f.name}()")
             elif f.default is not dataclasses.MISSING:
                 ns[f"_jx_d_{f.name}"] = f.default
                 param = f"{f.name}=_jx_d_{f.name}"
+                if f.name in excluded:
+                    body.append(
+                        f"    if {f.name} is not _jx_d_{f.name}: {_given(self_name, f.name)}"
+                    )
             else:
                 param = f.name
             (keyword if f.kw_only else positional).append(param)
@@ -199,6 +215,11 @@ def _shape_check_lines(spec: ClassSpec, ns: dict[str, Any], indent: str, target:
         return []
     ns["_jx_check_shapes"] = spec.shape_check
     return [f"{indent}_jx_check_shapes({target})"]
+
+
+def _given(self_name: str, name: str) -> str:
+    """The statement rejecting a value passed for a field left out of the pytree."""
+    return f"_jx_excluded_given({self_name}, {name!r})"
 
 
 def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:

@@ -12,19 +12,18 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-import numpy as np
+from _jaxdc_rules import messages
 
-from jaxdc._frozen import CONSTRUCTING
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name, is_array
+from jaxdc._frozen import CONSTRUCTING, undecorated_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
 __all__ = [
+    "excluded_given_error",
     "finish",
-    "reconstruct",
     "run_post_init",
     "seal",
     "static_value_error",
-    "undecorated_error",
     "unknown_fields_error",
     "wrap_custom_init",
 ]
@@ -35,7 +34,6 @@ _MISSING = object()
 
 def seal(obj: Any, spec: ClassSpec) -> None:
     """Check all fields are set, fill excluded defaults, validate statics, store the cache."""
-    cls_name = class_name(type(obj))
     for f in spec.excluded:
         if f.factory is not None and getattr(obj, f.name, _MISSING) is _MISSING:
             _object_setattr(obj, f.name, f.factory())
@@ -45,11 +43,8 @@ def seal(obj: Any, spec: ClassSpec) -> None:
             continue
         value = getattr(obj, f.name, _MISSING)
         if value is _MISSING:
-            raise TypeError(
-                f"field '{f.name}' of class '{cls_name}' was not set by __init__. A custom "
-                f"__init__ must assign every field (self.{f.name} = ...) or the field needs a "
-                f"default."
-            )
+            message = messages.field_not_set(f.name, class_name(type(obj)), init=f.field.init)
+            raise TypeError(message)
         values[f.name] = value
     statics = tuple(values[n] for n in spec.static)
     if spec.cached:
@@ -64,7 +59,7 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
     """Raise the TypeError for the first static value that cannot be hashed."""
     spec = spec_of(type(obj))
     assert spec is not None
-    for name, value in zip(spec.static, statics):
+    for name, value in zip(spec.static, statics, strict=True):
         try:
             hash(value)
         except TypeError as exc:
@@ -74,28 +69,17 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
 
 
 def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
-    shown = class_name(type(value))
     array = _find_array(value)
-    if array is not None:
-        kind = "jax.Array" if isinstance(array, jax.Array) else "numpy.ndarray"
-        shown = kind if array is value else shown
-        inside = "" if array is value else f" containing a '{kind}'"
-        return (
-            f"static field '{name}' of class '{cls_name}' got a value of type '{shown}'"
-            f"{inside}: arrays are not hashable, so they cannot be static. Fix: make '{name}' "
-            f"a data field (drop Static[...] / static=True), or pass a tuple of Python "
-            f"scalars if it is a small constant."
-        )
-    return (
-        f"static field '{name}' of class '{cls_name}' got a value of type '{shown}', which is "
-        f"not hashable ({exc}). Static values are jit cache keys. Fix: pass an immutable "
-        f"value (a tuple instead of a list, a frozenset instead of a set), or make '{name}' a "
-        f"data field."
-    )
+    if array is None:
+        return messages.static_value_unhashable(name, cls_name, class_name(type(value)), str(exc))
+    kind = "jax.Array" if isinstance(array, jax.Array) else "numpy.ndarray"
+    if array is value:
+        return messages.static_value_array(name, cls_name, kind, None)
+    return messages.static_value_array(name, cls_name, class_name(type(value)), kind)
 
 
 def _find_array(value: Any) -> Any:
-    if isinstance(value, (np.ndarray, jax.Array)):
+    if is_array(value):
         return value
     if isinstance(value, (tuple, list)):
         for item in value:
@@ -104,26 +88,19 @@ def _find_array(value: Any) -> Any:
     return None
 
 
-def undecorated_error(cls: type) -> TypeError:
-    parent = next((b for b in cls.__mro__[1:] if spec_of(b) is not None), object)
-    return TypeError(
-        f"class '{class_name(cls)}' subclasses the pytree dataclass '{class_name(parent)}' "
-        f"but is not decorated itself, so JAX would treat its instances as opaque leaves. "
-        f"Fix: decorate '{class_name(cls)}' with @jaxdc.pytree_dataclass (subclasses of "
-        f"jaxdc.PyTreeNode are decorated automatically)."
-    )
-
-
 def unknown_fields_error(obj: Any, unknown: dict[str, Any]) -> None:
     """Raise the TypeError for `replace(obj, typo=...)`, listing the valid fields."""
     spec = spec_of(type(obj))
     assert spec is not None
     valid = [f.name for f in spec.fields]
     names = sorted(set(unknown) - set(valid) - set(spec.initvars))
-    raise TypeError(
-        f"replace() got unknown field(s) {', '.join(map(repr, names))} for class "
-        f"'{class_name(type(obj))}'; its fields are: {', '.join(valid)}."
-    )
+    raise TypeError(messages.replace_unknown_fields(names, class_name(type(obj)), valid))
+
+
+def excluded_given_error(obj: Any, name: str) -> None:
+    """Raise the TypeError for a value passed to the constructor for a `pytree=False` field
+    (called by generated `__init__`s)."""
+    raise TypeError(messages.excluded_given(name, class_name(type(obj))))
 
 
 def finish(obj: Any) -> None:
@@ -138,17 +115,28 @@ def finish(obj: Any) -> None:
 
 
 def run_post_init(obj: Any, *initvars: Any) -> None:
-    """Call `__post_init__` with its fields assignable, then finish."""
+    """Call `__post_init__` with its fields assignable, then finish.
+
+    Fields left out of the pytree must keep their values: one changed behind the frozen
+    `__setattr__` (`object.__setattr__`) would be lost after jit, so it is an error.
+    """
+    spec = spec_of(type(obj))
+    if spec is None:
+        raise undecorated_error(type(obj))
     key = id(obj)
     outer = key not in CONSTRUCTING
     if outer:
         CONSTRUCTING.add(key)
+    before = _excluded_values(obj, spec) if spec.excluded else None
     try:
         obj.__post_init__(*initvars)
     finally:
         if outer:
             CONSTRUCTING.discard(key)
-    finish(obj)
+    if before:
+        _check_excluded_unchanged(obj, spec, before)
+    if outer:
+        seal(obj, spec)
 
 
 def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:
@@ -160,24 +148,28 @@ def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:
         if key in CONSTRUCTING:  # called through super().__init__ from a subclass
             user_init(self, *args, **kwargs)
             return
+        spec = spec_of(type(self))
+        before = _excluded_values(self, spec) if spec is not None and spec.excluded else None
         CONSTRUCTING.add(key)
         try:
             user_init(self, *args, **kwargs)
         finally:
             CONSTRUCTING.discard(key)
+        if before:
+            _check_excluded_unchanged(self, spec, before)  # type: ignore[arg-type]
         finish(self)
 
-    __init__.__jaxdc_custom_init__ = True  # type: ignore[attr-defined]
     return __init__
 
 
-def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
-    """Unpickle / deepcopy: set the fields without running __init__, then seal."""
-    from jaxdc._dataclass import ensure_spec
+def _excluded_values(obj: Any, spec: ClassSpec) -> list[Any]:
+    """The values of the fields left out of the pytree, before construction code runs."""
+    return [getattr(obj, f.name, _MISSING) for f in spec.excluded]
 
-    spec = ensure_spec(cls)
-    obj = object.__new__(cls)
-    for f, value in zip(spec.fields, values):
-        _object_setattr(obj, f.name, value)
-    seal(obj, spec)
-    return obj
+
+def _check_excluded_unchanged(obj: Any, spec: ClassSpec, before: list[Any]) -> None:
+    for f, old in zip(spec.excluded, before, strict=True):
+        # A field unset before (a default_factory) may be filled by a parent's __init__.
+        if old is not _MISSING and getattr(obj, f.name, _MISSING) is not old:
+            cls = class_name(type(obj))
+            raise TypeError(messages.excluded_set_in_construction(f.name, cls))

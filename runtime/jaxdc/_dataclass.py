@@ -12,29 +12,38 @@ fix instead of silently becoming pytree leaves.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
-from jaxdc._construct import reconstruct, undecorated_error, wrap_custom_init
+from jaxdc._construct import seal, wrap_custom_init
+from jaxdc._display import class_name
 from jaxdc._equality import tree_eq, tree_hash
-from jaxdc._frozen import frozen_delattr, frozen_setattr
-from jaxdc._hashability import class_name
+from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated_error
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
 from jaxdc._shapes import OPTION_ATTR, check_shapes_option, shape_checker
 from jaxdc._spec import SPEC_ATTR, ClassSpec, UnresolvedField, build_spec, spec_of
 
-__all__ = ["PytreeDataclassDecorator", "ensure_spec", "process", "pytree_dataclass"]
+__all__ = [
+    "OPTIONS",
+    "PytreeDataclassDecorator",
+    "ensure_spec",
+    "process",
+    "pytree_dataclass",
+    "reconstruct",
+]
 
 _T = TypeVar("_T")
 
-_OPTIONS = (
+OPTIONS = (
     "init",
     "repr",
     "eq",
@@ -88,18 +97,11 @@ def pytree_dataclass(cls: type[_T] | None = None, /, **options: Any) -> Any:
 
 
 def check_options(options: Mapping[str, Any], where: str) -> None:
-    unknown = sorted(set(options) - set(_OPTIONS))
+    unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise TypeError(
-            f"{where}() got unknown option(s) {', '.join(map(repr, unknown))}; valid "
-            f"options: {', '.join(_OPTIONS)}."
-        )
+        raise TypeError(messages.unknown_options(where, unknown, OPTIONS))
     if options.get("frozen", True) is not True:
-        raise TypeError(
-            f"{where}(frozen=False): jaxdc classes are always frozen, like JAX arrays (a "
-            f"mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; "
-            f"edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...)."
-        )
+        raise TypeError(messages.not_frozen_option(where))
     check_shapes_option(options, where)
 
 
@@ -107,12 +109,10 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     """Build the dataclass, decide field kinds (now or lazily), install and register."""
     if SPEC_ATTR in cls.__dict__:
         if options:
-            raise TypeError(
-                f"class '{class_name(cls)}' is already a jaxdc pytree dataclass (subclasses "
-                f"of jaxdc.PyTreeNode are decorated automatically). Fix: pass options as "
-                f"class keywords, e.g. class {cls.__name__}(PyTreeNode, kw_only=True)."
-            )
+            raise TypeError(messages.already_decorated(class_name(cls), cls.__name__))
         return cls
+    if "__dataclass_fields__" in cls.__dict__:  # @dataclass under @pytree_dataclass
+        raise TypeError(messages.stacked_dataclass(class_name(cls)))
     _remove_guard(cls)
     _check_bases(cls)
     _wrap_array_defaults(cls)
@@ -121,30 +121,30 @@ def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | Non
     own_hash = cls.__dict__.get("__hash__")
     merged = {**_DEFAULTS, **options}
     check_shapes = merged.pop("check_shapes", None)
-    cls = dataclasses.dataclass(cls, **merged)  # type: ignore[call-overload]
+    cls = dataclasses.dataclass(cls, **merged)
     if check_shapes is not None:  # else inherited (or off)
         setattr(cls, OPTION_ATTR, check_shapes)
     # Where dataclasses generated them: a repr showing arrays as f32[3], an == that never
     # raises "truth value of an array is ambiguous", and a hash consistent with it.
     if merged["repr"] and "__repr__" not in own:
-        cls.__repr__ = tree_repr  # type: ignore[method-assign,assignment]
+        cls.__repr__ = tree_repr  # type: ignore[method-assign]
     if merged["eq"] and "__eq__" not in own:
-        cls.__eq__ = tree_eq  # type: ignore[method-assign,assignment]
+        cls.__eq__ = tree_eq  # type: ignore[method-assign]
     if cls.__dict__.get("__hash__") is not own_hash and cls.__hash__ is not None:
-        cls.__hash__ = tree_hash  # type: ignore[method-assign,assignment]
+        cls.__hash__ = tree_hash  # type: ignore[method-assign]
     _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
-    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
-    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]
-    cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign]
+    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign]
+    cls.__reduce__ = _reduce  # type: ignore[method-assign]
     _install_subclass_guard(cls)
     if custom_init:
-        cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[misc]
+        cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[method-assign]
     try:
         _finish_class(cls, custom_init, caller)
     except UnresolvedField:
         setattr(cls, SPEC_ATTR, _Pending(custom_init, caller, merged["init"]))
         if merged["init"] and not custom_init:
-            cls.__init__ = _lazy_init  # type: ignore[misc]
+            cls.__init__ = _lazy_init  # type: ignore[method-assign]
     return cls
 
 
@@ -174,7 +174,7 @@ def ensure_spec(cls: type) -> ClassSpec:
             if isinstance(base.__dict__.get(SPEC_ATTR), _Pending):
                 ensure_spec(base)
         return _finish_class(cls, state.custom_init, state.caller, generate_init=state.init)
-    raise TypeError(f"'{class_name(cls)}' is not a jaxdc pytree dataclass")
+    raise TypeError(messages.not_a_jaxdc_class(class_name(cls)))
 
 
 def _finish_class(
@@ -198,29 +198,31 @@ def _reduce(self: Any) -> tuple[Any, ...]:
     return reconstruct, (type(self), tuple(getattr(self, f.name) for f in spec.fields))
 
 
+def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
+    """Unpickle / deepcopy: set the fields without running __init__, then seal."""
+    spec = ensure_spec(cls)
+    obj: Any = object.__new__(cls)
+    for f, value in zip(spec.fields, values, strict=True):
+        object.__setattr__(obj, f.name, value)
+    seal(obj, spec)
+    return obj
+
+
 def _check_bases(cls: type) -> None:
     for base in cls.__mro__[1:]:
         if dataclasses.is_dataclass(base) and not base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            raise TypeError(
-                f"class '{class_name(cls)}' derives from the non-frozen dataclass "
-                f"'{class_name(base)}'; jaxdc classes are frozen and dataclasses cannot mix "
-                f"the two. Fix: declare '{class_name(base)}' with @dataclass(frozen=True)."
-            )
+            raise TypeError(messages.non_frozen_base(class_name(cls), class_name(base)))
 
 
 def _wrap_array_defaults(cls: type) -> None:
     """`x: jax.Array = jnp.zeros(3)`: JAX arrays are immutable, so sharing one default
     is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default"."""
-    for name in cls.__dict__.get("__annotations__", {}):
+    for name in inspect.get_annotations(cls):
         value = cls.__dict__.get(name, dataclasses.MISSING)
         fld = value if isinstance(value, dataclasses.Field) else None
         default = fld.default if fld is not None else value
         if isinstance(default, np.ndarray):
-            raise TypeError(
-                f"field '{name}' of class '{class_name(cls)}' has a numpy.ndarray default, "
-                f"which is mutable and would be shared by every instance. Fix: use an "
-                f"immutable JAX array (jnp.asarray(...)) or jaxdc.field(default_factory=...)."
-            )
+            raise TypeError(messages.numpy_default(name, class_name(cls)))
         if not isinstance(default, jax.Array):
             continue
         if fld is None:
@@ -267,6 +269,6 @@ def _install_subclass_guard(cls: type) -> None:
         if user_hook is not None:
             user_hook.__func__(sub, **kwargs)
         else:
-            super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[misc]
+            super(cls, sub).__init_subclass__(**kwargs)  # type: ignore[arg-type]
 
-    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment]
+    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment,arg-type]

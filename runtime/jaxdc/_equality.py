@@ -30,13 +30,12 @@ from typing import Any
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
-from jaxdc._hashability import class_name
+from jaxdc._display import ARRAYS_AND_SCALARS as _ARRAYS, class_name
 from jaxdc._spec import SPEC_ATTR, ClassSpec
 
 __all__ = ["tree_eq", "tree_hash"]
-
-_ARRAYS = (jax.Array, np.ndarray, np.generic)
 
 
 def tree_eq(self: Any, other: Any) -> Any:
@@ -61,19 +60,20 @@ def tree_hash(self: Any) -> int:
     try:
         return hash((_cls(self), values))
     except TypeError:
-        for f, value in zip(dataclasses.fields(self), values):
+        hashed = (f for f in dataclasses.fields(self) if (f.hash is None and f.compare) or f.hash)
+        for f, value in zip(hashed, values, strict=True):
             try:
                 hash(value)
             except TypeError:
                 what = "an array" if _holds_array(value) else f"a '{type(value).__name__}'"
-                raise TypeError(
-                    f"instance of '{class_name(type(self))}' is not hashable: field "
-                    f"'{f.name}' holds {what}, which is not hashable. Instances holding "
-                    f"arrays compare by value and cannot be dict keys, set members or static "
-                    f"values. Fix: key by id(obj), or keep only hashable values in the "
-                    f"fields of a class used that way."
-                ) from None
+                message = messages.instance_unhashable(class_name(type(self)), f.name, what)
+                raise TypeError(message) from None
         raise
+
+
+# What the shared hashability rule reads: this `__hash__` stands where dataclasses
+# generated one, and like it hashes the fields.
+tree_hash.__jaxdc_generated__ = True  # type: ignore[attr-defined]
 
 
 def _cls(obj: Any) -> type:
@@ -93,12 +93,7 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
         if not (isinstance(a, _ARRAYS) and isinstance(b, _ARRAYS)):
             return False
         if isinstance(a, jax.core.Tracer) or isinstance(b, jax.core.Tracer):
-            raise TypeError(
-                f"cannot compare instances of '{class_name(type(owner))}' with ==: field "
-                f"'{name}' holds a traced array (inside jit/vmap/grad), which has no value "
-                f"yet. Fix: compare outside the transformation, or explicitly, e.g. "
-                f"jax.tree.map(jnp.array_equal, a, b)."
-            )
+            raise TypeError(messages.traced_comparison(class_name(type(owner)), name))
         if a.shape != b.shape or a.dtype != b.dtype:
             return False
         if jax.dtypes.issubdtype(a.dtype, jax.dtypes.extended):  # PRNG keys: numpy can't
@@ -108,7 +103,9 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
     if kind is not type(b):
         return bool(a == b)  # e.g. 1 == 1.0, as in dataclasses' tuple comparison
     if kind is list or kind is tuple or (isinstance(a, tuple) and hasattr(kind, "_fields")):
-        return len(a) == len(b) and all(_equal(x, y, owner, name) for x, y in zip(a, b))
+        return len(a) == len(b) and all(
+            _equal(x, y, owner, name) for x, y in zip(a, b, strict=True)
+        )
     if kind is dict:
         return a.keys() == b.keys() and all(_equal(a[k], b[k], owner, name) for k in a)
     return bool(a == b)

@@ -2,7 +2,10 @@
 
 The kinds are stored in the field's metadata, which is what other tools read:
 `{"static": True}` is the key `jax.tree_util.register_dataclass` understands, and
-`{"jaxdc.pytree": False}` marks a field that is left out of the pytree entirely.
+`{"jaxdc.pytree": False}` marks a field that is left out of the pytree entirely. flax's
+spelling, `pytree_node=False` (and `dataclasses.field(metadata={"pytree_node": False})`),
+means `static=True`. How the kind follows from these is the shared rule
+(`_jaxdc_rules.kinds`).
 """
 
 from __future__ import annotations
@@ -11,10 +14,14 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["PYTREE_KEY", "STATIC_KEY", "field", "static_field"]
+from _jaxdc_rules import messages
+from _jaxdc_rules.kinds import explicit_static
+
+__all__ = ["PYTREE_KEY", "PYTREE_NODE_KEY", "STATIC_KEY", "field", "static_field"]
 
 STATIC_KEY = "static"
 PYTREE_KEY = "jaxdc.pytree"
+PYTREE_NODE_KEY = "pytree_node"  # flax.struct's metadata key
 
 _MISSING: Any = dataclasses.MISSING
 
@@ -31,25 +38,29 @@ def field(
     kw_only: bool = _MISSING,
     static: bool | None = None,
     pytree: bool | None = None,
+    pytree_node: bool | None = None,
 ) -> Any:
     """Declare a field of a jaxdc class.
 
     `static=True` makes the field static (same as annotating it `Static[T]`); `None`
-    leaves the decision to the annotation. `pytree=False` leaves the field out of the
-    pytree: it is neither a leaf nor part of the treedef, and after `jit`/`vmap`/
-    `tree_map` it holds its default. `pytree=None` means: in the pytree unless
-    `init=False`; `init=False, pytree=True` carries a field computed in `__post_init__`.
+    leaves the decision to the annotation. `pytree_node=False` is flax's spelling of
+    `static=True` (`pytree_node=True`: a data field). `pytree=False` leaves the field out
+    of the pytree: it is neither a leaf nor part of the treedef, and after `jit`/`vmap`/
+    `tree_map` it holds its default. Every other field is carried, `init=False` ones
+    included (computed in `__post_init__`, which unflatten never re-runs).
     """
+    try:
+        explicit = explicit_static(static=static, pytree_node=pytree_node)
+    except ValueError:
+        message = messages.field_static_and_pytree_node(bool(static), bool(pytree_node))
+        raise TypeError(message) from None
     meta = dict(metadata or {})
-    if static is not None:
-        meta[STATIC_KEY] = static
+    if explicit is not None:
+        meta[STATIC_KEY] = explicit
     if pytree is not None:
         meta[PYTREE_KEY] = pytree
-    if static and pytree is False:
-        raise TypeError(
-            "jaxdc.field(static=True, pytree=False): a field is either static (part of "
-            "the treedef) or left out of the pytree, not both. Fix: drop one of them."
-        )
+    if explicit and pytree is False:
+        raise TypeError(messages.FIELD_STATIC_AND_EXCLUDED)
     return dataclasses.field(
         default=default,
         default_factory=default_factory,

@@ -12,23 +12,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from jaxdc._hashability import class_name
+from _jaxdc_rules import messages
+
+from jaxdc._display import class_name
 from jaxdc._spec import CACHE_ATTR, spec_of
 
-__all__ = ["CONSTRUCTING", "EDITING", "frozen_delattr", "frozen_setattr"]
+__all__ = ["CONSTRUCTING", "EDITING", "frozen_delattr", "frozen_setattr", "undecorated_error"]
 
 CONSTRUCTING: set[int] = set()
 EDITING: set[int] = set()
 
 _object_setattr = object.__setattr__
-
-
-def _fix(name: str) -> str:
-    return (
-        f"Fix: jaxdc.replace(obj, {name}=...), or for nested edits "
-        f"`with jaxdc.copy_and_mutate(obj) as new: new.{name} = ...` (spelled "
-        f"`jaxdc.attr(new, lambda n: n.{name}).set(...)` where type checkers must accept it)."
-    )
 
 
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
@@ -37,25 +31,16 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
     if key in CONSTRUCTING:
         spec = spec_of(type(self))
         if spec is not None and any(f.name == name for f in spec.excluded):
-            raise TypeError(
-                f"field '{name}' of class '{class_name(type(self))}' is not part of the "
-                f"pytree (init=False or pytree=False), so a value computed during "
-                f"construction would be lost after jit/vmap/tree_map (jaxdc never re-runs "
-                f"__init__/__post_init__ on unflatten). Fix: declare it "
-                f"jaxdc.field(init=False, pytree=True) to carry it, or compute it in a property."
-            )
+            raise TypeError(messages.excluded_in_construction(name, class_name(type(self))))
         _object_setattr(self, name, value)
     elif key in EDITING:
         spec = spec_of(type(self))
         if spec is not None and name not in spec.data and name not in spec.static:
-            raise AttributeError(
-                f"cannot assign '{name}' in copy_and_mutate: class '{class_name(type(self))}' "
-                f"has no pytree field '{name}' (fields: "
-                f"{', '.join(f.name for f in spec.fields)}; fields left out of the pytree keep "
-                f"their defaults)."
-            )
+            fields = (f.name for f in spec.fields)
+            raise AttributeError(messages.edit_no_such_field(name, class_name(type(self)), fields))
         _object_setattr(self, name, value)
         if spec is not None and spec.cached:  # keep flatten/replace right inside the block
+            # (the same cache `_construct.seal` stores: keep the two in step)
             _object_setattr(
                 self,
                 CACHE_ATTR,
@@ -66,19 +51,19 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
             )
     else:
         if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
-            from jaxdc._construct import undecorated_error
-
             raise undecorated_error(type(self))
-        what = "field" if name in getattr(self, "__dataclass_fields__", {}) else "attribute"
+        is_field = name in getattr(self, "__dataclass_fields__", {})
         raise dataclasses.FrozenInstanceError(
-            f"cannot assign to {what} '{name}' of '{class_name(type(self))}': jaxdc instances "
-            f"are frozen, like JAX arrays. {_fix(name)}"
+            messages.frozen_assignment(name, class_name(type(self)), is_field=is_field)
         )
 
 
 def frozen_delattr(self: Any, name: str) -> None:
     """`__delattr__` of every jaxdc class: never allowed, a pytree needs all its fields."""
-    raise dataclasses.FrozenInstanceError(
-        f"cannot delete field '{name}' of '{class_name(type(self))}': jaxdc instances are "
-        f"frozen and every field is part of the pytree. {_fix(name)}"
-    )
+    raise dataclasses.FrozenInstanceError(messages.frozen_delete(name, class_name(type(self))))
+
+
+def undecorated_error(cls: type) -> TypeError:
+    """A subclass of a jaxdc class that is not decorated itself is being constructed."""
+    parent = next((b for b in cls.__mro__[1:] if spec_of(b) is not None), object)
+    return TypeError(messages.undecorated_subclass(class_name(cls), class_name(parent)))

@@ -9,24 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from _jaxdc_rules import messages
+
 from jaxdc._annotations import caller_scope
-from jaxdc._dataclass import check_options, process
+from jaxdc._dataclass import OPTIONS, check_options, process
 from jaxdc._replace import replace
 
 __all__ = ["PyTreeNode"]
-
-_DATACLASS_KEYWORDS = {
-    "init",
-    "repr",
-    "eq",
-    "order",
-    "unsafe_hash",
-    "frozen",
-    "match_args",
-    "kw_only",
-    "slots",
-    "check_shapes",
-}
 
 
 class PyTreeNode:
@@ -35,15 +24,11 @@ class PyTreeNode:
     __slots__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k in _DATACLASS_KEYWORDS}
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTIONS}
         super().__init_subclass__(**kwargs)
         check_options(options, f"class {cls.__name__}(PyTreeNode)")
         if options.get("slots"):
-            raise TypeError(
-                f"class {cls.__name__}(PyTreeNode, slots=True): a base class cannot swap the "
-                f"class being created for a slotted copy. Fix: decorate it instead: "
-                f"@jaxdc.pytree_dataclass(slots=True) class {cls.__name__}: ..."
-            )
+            raise TypeError(messages.pytree_node_slots(cls.__name__))
         process(cls, options, caller_scope())
 
     def replace(self, **changes: Any) -> Any:

@@ -18,27 +18,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import jax
-import numpy as np
+from jaxdc._display import ARRAYS_AND_SCALARS, array_summary
 
-__all__ = ["array_summary", "tree_repr"]
+__all__ = ["tree_repr"]
 
 _WIDTH = 88
 _INDENT = "  "
-_DTYPE_PREFIXES = (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", "u"), ("int", "i"))
-
-
-def array_summary(x: Any) -> str:
-    """`f32[3,4]` for a jax array (also a traced one), `f32[3,4](numpy)` for a numpy one,
-    `key<fry>[2]` for PRNG keys."""
-    name = (
-        str(x.dtype)
-        if jax.dtypes.issubdtype(x.dtype, jax.dtypes.extended)
-        else np.dtype(x.dtype).name
-    )
-    short = next((s + name[len(p) :] for p, s in _DTYPE_PREFIXES if name.startswith(p)), name)
-    text = f"{short}[{','.join(map(str, np.shape(x)))}]"
-    return text + "(numpy)" if isinstance(x, (np.ndarray, np.generic)) else text
 
 
 def tree_repr(self: Any) -> str:
@@ -48,7 +33,7 @@ def tree_repr(self: Any) -> str:
 
 def _format(value: Any, depth: int) -> str:
     """One line if it fits in the width left at this depth, else one item per line."""
-    if isinstance(value, (jax.Array, np.ndarray, np.generic)):
+    if isinstance(value, ARRAYS_AND_SCALARS):
         return array_summary(value)
     parts = _layout(value)
     if parts is None:

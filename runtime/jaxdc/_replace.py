@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from jaxdc._hashability import class_name
+from _jaxdc_rules import messages
+
+from jaxdc._display import class_name
 
 __all__ = ["replace"]
 
@@ -20,8 +22,5 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     try:
         fast_replace = type(obj).__jaxdc_replace__  # type: ignore[attr-defined]
     except AttributeError:
-        raise TypeError(
-            f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got "
-            f"'{class_name(type(obj))}'"
-        ) from None
+        raise TypeError(messages.replace_needs_instance(class_name(type(obj)))) from None
     return fast_replace(obj, changes)  # type: ignore[no-any-return]

@@ -38,7 +38,7 @@ from _jaxdc_rules import messages
 from _jaxdc_rules.shapes import shape_problem
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, resolve
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._shapes_annotations import BATCH, FieldShape, MalformedShape, field_shape
 from jaxdc._shapes_check import Bindings, ClassShapes, ShapeError, bind
 from jaxdc._shapes_codegen import make_check

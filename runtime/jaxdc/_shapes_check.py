@@ -23,7 +23,7 @@ import numpy as np
 from _jaxdc_rules import messages
 from _jaxdc_rules.shapes import Dim
 
-from jaxdc._printing import array_summary
+from jaxdc._display import array_summary
 from jaxdc._shapes_annotations import BATCH, WEAK_TYPES, ArraySpec, FieldShape, Weak, dtype_name
 
 __all__ = ["Bindings", "ClassShapes", "ShapeError", "bind", "read_leaf"]

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_static, resolve
-from jaxdc._field import PYTREE_KEY, STATIC_KEY
-from jaxdc._hashability import class_name, find_unhashable, static_type_message
-from jaxdc._static import strip_static
+from _jaxdc_rules import messages
+from _jaxdc_rules.kinds import decide_kind, explicit_static, inherited_kind
+
+from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_static
+from jaxdc._display import class_name
+from jaxdc._field import PYTREE_KEY, PYTREE_NODE_KEY, STATIC_KEY
+from jaxdc._hashability import find_unhashable
 
 __all__ = ["ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
 
@@ -29,13 +33,7 @@ class UnresolvedField(TypeError):
     """A field's kind cannot be decided because its annotation names an unknown name."""
 
     def __init__(self, cls_name: str, field_name: str, annotation: Any, missing: str) -> None:
-        super().__init__(
-            f"cannot tell whether field '{field_name}' of class '{cls_name}' is static: its "
-            f"annotation {annotation!r} names '{missing}', which is not defined at runtime "
-            f"(imported only under TYPE_CHECKING, or not defined yet?). Fix: make '{missing}' "
-            f"importable at runtime, or state the kind explicitly with "
-            f"jaxdc.field(static=False) for a data field or jaxdc.field(static=True)."
-        )
+        super().__init__(messages.unresolved_field(field_name, cls_name, repr(annotation), missing))
         self.field_name = field_name
 
 
@@ -98,7 +96,7 @@ def spec_of(cls: type) -> ClassSpec | None:
 def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> ClassSpec:
     """Decide every field's kind and check static types. Raises `UnresolvedField`."""
     ns = Namespaces.for_class(cls, caller)
-    own = cls.__dict__.get("__annotations__", {})
+    own = inspect.get_annotations(cls)
     fields = tuple(
         FieldSpec(f.name, _kind(cls, f, f.name in own, ns), f) for f in dataclasses.fields(cls)
     )
@@ -106,13 +104,7 @@ def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> Clas
         if f.kind == "static" and f.name in own:
             _check_static_type(cls, f.field, ns)
         if f.kind == "excluded" and not f.has_default:
-            raise TypeError(
-                f"field '{f.name}' of class '{class_name(cls)}' is not part of the pytree "
-                f"(init=False or pytree=False) but has no default: after jit/vmap/tree_map it "
-                f"would be unset, because jaxdc never re-runs __init__/__post_init__ on "
-                f"unflatten. Fix: give it a default, or carry it in the pytree with "
-                f"jaxdc.field(init=False, pytree=True)."
-            )
+            raise TypeError(messages.excluded_without_default(f.name, class_name(cls)))
     initvars = tuple(
         name
         for name, f in cls.__dataclass_fields__.items()  # type: ignore[attr-defined]
@@ -124,38 +116,42 @@ def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> Clas
 
 
 def _kind(cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces) -> Kind:
+    """The shared rule (`_jaxdc_rules.kinds`) on the field's metadata and annotation."""
+    parent = _parent_kind(cls, f.name)
+    if not own and parent is not None:
+        return parent  # inherited, not redeclared
     pytree = f.metadata.get(PYTREE_KEY)
-    if pytree is False or (not f.init and pytree is not True):
-        return "excluded"
-    explicit = f.metadata.get(STATIC_KEY)
-    if explicit is not None:
-        annotated = _annotated_static(cls, f, own, ns, required=False)
-        if annotated and not explicit:
-            raise TypeError(
-                f"field '{f.name}' of class '{class_name(cls)}' is annotated Static[...] "
-                f"but declared jaxdc.field(static=False). Fix: drop one of them."
+    try:
+        static = explicit_static(
+            static=f.metadata.get(STATIC_KEY), pytree_node=f.metadata.get(PYTREE_NODE_KEY)
+        )
+    except ValueError:
+        raise TypeError(
+            messages.field_static_and_pytree_node(
+                f.metadata[STATIC_KEY], f.metadata[PYTREE_NODE_KEY]
             )
-        return "static" if explicit else "data"
-    return "static" if _annotated_static(cls, f, own, ns, required=True) else "data"
+        ) from None
+    annotated = pytree is not False and _annotated_static(cls, f, own, ns, static is None)
+    if annotated and static is False:
+        raise TypeError(messages.static_annotation_conflict(f.name, class_name(cls)))
+    kind = decide_kind(static=static, pytree=pytree, annotated_static=annotated)
+    return inherited_kind(parent, kind)  # type: ignore[return-value]
 
 
 def _annotated_static(
-    cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces, *, required: bool
+    cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces, required: bool
 ) -> bool:
-    """Static-ness from the annotation, inherited from the nearest jaxdc parent.
+    """Whether the annotation says `Static[...]` (evaluated where it was written).
 
-    A parent's static field stays static when a subclass redeclares it (`sizes: list[int]`
-    over `sizes: Static[Sequence[int]]`): a field cannot silently move between the
-    treedef and the leaves, and the redeclared type is then checked for hashability.
+    `required`: the annotation alone decides the kind, so a name it cannot resolve is an
+    error; otherwise an explicit flag decides and the annotation only guards against a
+    contradiction.
     """
-    inherited = _parent_kind(cls, f.name)
-    if not own:
-        if inherited is not None:
-            return inherited == "static"
-        owner = next(b for b in cls.__mro__ if f.name in b.__dict__.get("__annotations__", {}))
+    if not own:  # declared by a base that is not a jaxdc class (a plain dataclass)
+        owner = next(b for b in cls.__mro__ if f.name in inspect.get_annotations(b))
         ns = Namespaces.for_class(owner, None)
     try:
-        return is_static(f.type, ns) or inherited == "static"
+        return is_static(f.type, ns)
     except UnresolvedName as exc:
         if not required:
             return False
@@ -171,10 +167,6 @@ def _parent_kind(cls: type, name: str) -> Kind | None:
 
 
 def _check_static_type(cls: type, f: dataclasses.Field[Any], ns: Namespaces) -> None:
-    try:
-        tp = strip_static(resolve(f.type, ns))
-    except UnresolvedName:
-        return  # only checkable when the value arrives (hash() at construction)
-    problem = find_unhashable(tp, f.name)
+    problem = find_unhashable(f.type, ns)
     if problem is not None:
-        raise TypeError(static_type_message(class_name(cls), f.name, problem))
+        raise TypeError(messages.static_unhashable(f.name, class_name(cls), problem))

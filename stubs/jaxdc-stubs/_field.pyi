@@ -22,6 +22,7 @@ def field(
     kw_only: bool | _Missing = ...,
     static: bool | None = None,
     pytree: bool | None = None,
+    pytree_node: bool | None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -36,6 +37,7 @@ def field(
     kw_only: bool | _Missing = ...,
     static: bool | None = None,
     pytree: bool | None = None,
+    pytree_node: bool | None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -50,6 +52,7 @@ def field(
     kw_only: bool | _Missing = ...,
     static: bool | None = None,
     pytree: bool | None = None,
+    pytree_node: bool | None = None,
 ) -> Any: ...
 
 # `static_field(**kw)` is `field(static=True, **kw)`; spelled out so the same checks apply.

@@ -15,6 +15,7 @@ from typing import Any
 
 from _jaxdc_rules import messages
 
+from jaxdc._display import class_name
 from jaxdc._edit._validate import (
     Problem,
     field_problem,
@@ -43,7 +44,6 @@ from jaxdc._edit._views import (
     record_of_view,
 )
 from jaxdc._frozen import EDITING
-from jaxdc._hashability import class_name
 from jaxdc._shapes import check_instance, shape_checks_in_use
 from jaxdc._tracebacks import drop_internal_frames
 

@@ -19,9 +19,8 @@ import jax
 import numpy as np
 from _jaxdc_rules import messages
 
+from jaxdc._display import array_summary, class_name
 from jaxdc._edit._views import Record
-from jaxdc._hashability import class_name
-from jaxdc._printing import array_summary
 
 __all__ = [
     "ArrayType",

@@ -21,7 +21,7 @@ from _jaxdc_rules import messages
 from jax.tree_util import GetAttrKey
 
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
-from jaxdc._hashability import class_name
+from jaxdc._display import class_name
 from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
 
 if TYPE_CHECKING:

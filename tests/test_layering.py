@@ -1,0 +1,190 @@
+"""The allowed imports between jaxdc's modules (docs/architecture.md, "Layers").
+
+Each module may import only from layers below its own, so the import graph stays a
+ladder a reader can climb: leaves first, the public package last. The shared rules import
+nothing of jaxdc, jax or mypy; the plugin never imports jax or the runtime; the runtime
+never imports mypy or the plugin. Function-level imports between runtime modules are not
+allowed (they hid two cycles); the plugin's two lazy imports are its design (a warm mypy
+run must not pay for the rule modules).
+
+A new module must be given a layer here: the failure says which.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIME = REPO / "runtime" / "jaxdc"
+PLUGIN = REPO / "mypy_plugin" / "jaxdc_mypy"
+RULES = REPO / "rules" / "_jaxdc_rules"
+
+RUNTIME_LAYERS = {
+    # 0-1: leaves (the shared rules only) and their first users
+    "_static": 0,
+    "_field": 0,
+    "_mutation": 0,
+    "_display": 0,
+    "_tracebacks": 0,
+    "_shapes_annotations": 0,
+    "_annotations": 1,
+    "_shapes_check": 1,
+    # 2-3: class facts
+    "_hashability": 2,
+    "_spec": 3,
+    # 4-6: the instance protocol
+    "_frozen": 4,
+    "_printing": 4,
+    "_equality": 4,
+    "_replace": 4,
+    "_construct": 5,
+    "_codegen": 6,
+    # 7-8: shape checks (check_shapes=True)
+    "_shapes_codegen": 7,
+    "_shapes": 8,
+    # 9-11: class processing (_serialization carries the flax.serialization import hook)
+    "_serialization": 9,
+    "_registration": 10,
+    "_dataclass": 11,
+    # 12-13: features built on classes (`_edit` is a package: copy_and_mutate's machinery)
+    "_node": 12,
+    "_jit": 12,
+    "_edit": 12,
+    "_copy_and_mutate": 13,
+    # 14: the public package; 15: drop-in modules for other libraries' users
+    "__init__": 14,
+    "compat": 15,
+}
+PLUGIN_LAYERS = {
+    "names": 0,
+    "codes": 0,
+    "config": 0,
+    "compat": 0,
+    "syntax": 0,
+    "messages": 1,
+    "dataclass_options": 1,
+    "fields": 2,
+    "describe": 2,
+    "shapes": 3,
+    "checks": 4,
+    "types_walk": 4,
+    "jit": 5,
+    "mutation": 5,
+    "replace": 5,
+    "handlers": 6,
+    "hooks": 7,
+    "__init__": 8,
+}
+# The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules.
+PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers")}
+RULES_LAYERS = {
+    "__init__": 0,
+    "messages": 0,
+    "kinds": 0,
+    "names": 0,
+    "shapes": 0,
+    "typedesc": 1,
+    "hashability": 2,
+    "arraylike": 2,
+}
+_RUNTIME_ONLY = {"jax", "jaxlib", "numpy"}
+
+
+def _imports(path: Path, package: str) -> list[tuple[str, bool]]:
+    """(imported module, at module level) for every import in ``path``."""
+    tree = ast.parse(path.read_text())
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            # `from . import names`, `from .fields import x`, `from pkg import mod`: each
+            # name may be a module, so `pkg.mod` (or `pkg.mod.x`) is recorded.
+            if node.level:
+                base = package if node.module is None else f"{package}.{node.module}"
+            else:
+                base = node.module or ""
+            found += [(f"{base}.{alias.name}", id(node) in top) for alias in node.names]
+    return found
+
+
+def _check_package(
+    folder: Path, package: str, layers: dict[str, int], lazy: set[tuple[str, str]]
+) -> list[str]:
+    problems = []
+    # A subpackage (`_edit/`) is one unit: its files share its layer.
+    files = {p.stem: [p] for p in folder.glob("*.py")}
+    files |= {
+        p.name: sorted(p.rglob("*.py")) for p in folder.iterdir() if (p / "__init__.py").is_file()
+    }
+    for name in sorted(files):
+        if name not in layers:
+            problems.append(f"{package}.{name} has no layer: add it to {Path(__file__).name}")
+            continue
+        imports = [found for path in files[name] for found in _imports(path, package)]
+        for imported, module_level in imports:
+            head, _, rest = imported.partition(".")
+            if head != package or not rest:
+                continue
+            target = rest.split(".")[0]
+            if target == name or target not in layers:
+                continue  # its own parts, or names that are no module
+            if not module_level and (name, target) not in lazy:
+                problems.append(f"{package}.{name} imports {target} inside a function")
+            elif module_level and layers[target] >= layers[name]:
+                problems.append(
+                    f"{package}.{name} (layer {layers[name]}) imports {target} "
+                    f"(layer {layers[target]}): only lower layers are allowed"
+                )
+    return problems
+
+
+def _foreign(folder: Path, package: str, forbidden: set[str]) -> list[str]:
+    return [
+        f"{package}.{path.stem} imports {imported}"
+        for path in sorted(folder.rglob("*.py"))
+        for imported, _ in _imports(path, package)
+        if imported.split(".")[0] in forbidden
+    ]
+
+
+def test_runtime_layers() -> None:
+    assert not _check_package(RUNTIME, "jaxdc", RUNTIME_LAYERS, set())
+
+
+def test_plugin_layers() -> None:
+    assert not _check_package(PLUGIN, "jaxdc_mypy", PLUGIN_LAYERS, PLUGIN_LAZY)
+
+
+def test_rules_layers() -> None:
+    assert not _check_package(RULES, "_jaxdc_rules", RULES_LAYERS, set())
+
+
+@pytest.mark.parametrize(
+    ("folder", "package", "forbidden"),
+    [
+        (RULES, "_jaxdc_rules", {"jaxdc", "jaxdc_mypy", "mypy", *_RUNTIME_ONLY}),
+        (PLUGIN, "jaxdc_mypy", {"jaxdc", *_RUNTIME_ONLY}),
+        (RUNTIME, "jaxdc", {"jaxdc_mypy", "mypy"}),
+    ],
+    ids=["rules", "plugin", "runtime"],
+)
+def test_packages_import_only_what_they_may(
+    folder: Path, package: str, forbidden: set[str]
+) -> None:
+    assert not _foreign(folder, package, forbidden)
+
+
+def test_the_check_catches_a_violation(tmp_path: Path) -> None:
+    """The checker itself: an upward import and a function-level import are reported."""
+    (tmp_path / "low.py").write_text("from pkg import high\n")
+    (tmp_path / "high.py").write_text("def f():\n    from pkg import low\n")
+    problems = _check_package(tmp_path, "pkg", {"low": 0, "high": 1}, set())
+    assert problems == [
+        "pkg.high imports low inside a function",
+        "pkg.low (layer 0) imports high (layer 1): only lower layers are allowed",
+    ]
