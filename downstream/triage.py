@@ -84,14 +84,6 @@ TRIAGE: tuple[Verdict, ...] = (
     ),
     Verdict(
         "jax_dataclasses",
-        r"test_dataclass::test_no_init$",
-        open_in("rules (issue 8 §2: init=False fields carried in the pytree)"),
-        "`field3: jdc.Static[bool] = jdc.field(init=False)` set in `__post_init__`: jaxdc "
-        "still requires a default for init=False fields; the decided change (carry them in "
-        "the pytree) makes this pass",
-    ),
-    Verdict(
-        "jax_dataclasses",
         r"^tests\.test_(copy_and_mutate|cycle):\d+ \[(misc|reportAttributeAccessIssue)\] "
         r"(Property \"\w+\" defined in \"\w+\" is read-only|Cannot assign to attribute)",
         open_in("checkers (issue 9 §1)"),
