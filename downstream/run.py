@@ -122,6 +122,7 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
             else ["--deselect", path + node[node.index("::") :]]
         )
     env = {**os.environ, "PYTHONPATH": str(root), "JAX_PLATFORMS": "cpu", "PYTHONHASHSEED": "0"}
+    report_file.unlink(missing_ok=True)  # a run that writes no report must not read an old one
     start = time.monotonic()
     run = TestRun()
     proc = subprocess.Popen(

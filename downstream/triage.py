@@ -146,6 +146,19 @@ TRIAGE: tuple[Verdict, ...] = (
         "it reads the real `__init__` of a jaxdc class (chex's decorator hid it). mctx "
         "silences pytype on the same call (`# pytype: disable=wrong-arg-types`)",
     ),
+    # --- flashbax 0.1.3 -----------------------------------------------------------------------
+    Verdict(
+        "flashbax",
+        r"flashbax",
+        open_in("shapes (issue 10)"),
+        "`import jaxdc` initialises JAX's backends: `jaxdc/_shapes_check.py` runs "
+        "`type(jax.numpy.zeros(()))` at import. flashbax's conftest then calls "
+        "`chex.set_n_cpu_devices(2)`, which must run before any JAX operation, and every test "
+        "errors at setup (the same breaks `jax.distributed.initialize()` and device-count "
+        '`XLA_FLAGS` set after importing jaxdc). Repro: `python -c "import jaxdc; from '
+        'jax._src import xla_bridge as xb; print(xb.backends_are_initialized())"` prints '
+        "True (False for `import jax`). Fix: take the array type without creating an array",
+    ),
 )
 
 
