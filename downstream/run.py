@@ -125,9 +125,22 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
     report_file.unlink(missing_ok=True)  # a run that writes no report must not read an old one
     start = time.monotonic()
     run = TestRun()
-    proc = subprocess.Popen(
-        args, cwd=root / pkg.cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = report_file.with_suffix(".log")
+    with log.open("w") as out:
+        proc = subprocess.Popen(args, cwd=root / pkg.cwd, env=env, stdout=out, stderr=out)
+        _wait(proc, pkg, run)
+    run.seconds = round(time.monotonic() - start, 1)
+    if report_file.exists():
+        _read_junit(report_file, run)
+    if proc.returncode not in (0, 1, 5) and not run.failures and not run.timed_out:
+        # pytest stopped before running tests (e.g. a conftest failed to import).
+        lines = [line for line in log.read_text().splitlines() if "Error" in line]
+        run.errors += 1
+        run.failures["<session>"] = (lines[-1] if lines else f"exit {proc.returncode}")[:300]
+    return run
+
+
+def _wait(proc: subprocess.Popen[bytes], pkg: Package, run: TestRun) -> None:
     try:
         proc.wait(timeout=pkg.budget_s)
     except subprocess.TimeoutExpired:
@@ -139,10 +152,6 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    run.seconds = round(time.monotonic() - start, 1)
-    if report_file.exists():
-        _read_junit(report_file, run)
-    return run
 
 
 def _read_junit(path: Path, run: TestRun) -> None:

@@ -149,7 +149,7 @@ TRIAGE: tuple[Verdict, ...] = (
     # --- flashbax 0.1.3 -----------------------------------------------------------------------
     Verdict(
         "flashbax",
-        r"flashbax",
+        r"^<session>$",
         open_in("shapes (issue 10)"),
         "`import jaxdc` initialises JAX's backends: `jaxdc/_shapes_check.py` runs "
         "`type(jax.numpy.zeros(()))` at import. flashbax's conftest then calls "

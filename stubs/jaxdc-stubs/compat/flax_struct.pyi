@@ -84,6 +84,7 @@ def dataclass(
     kw_only: bool = False,
     slots: bool = False,
 ) -> type[_T]: ...
+
 @dataclass_transform(
     frozen_default=True, field_specifiers=(field, _jaxdc_field, _jaxdc_static_field)
 )
