@@ -52,7 +52,7 @@ TRIAGE: tuple[Verdict, ...] = (
         open_in("shapes (issue 10)"),
         "a field annotated with a dtype only (`Annotated[np.ndarray, jnp.integer]`) takes part "
         "in the batch axes (`(70,)` against `(7,)` from a shape-annotated field); "
-        "jax_dataclasses skips fields without a shape tuple. Repro: `MnistStructPartial(("
+        "jax_dataclasses skips fields without a shape tuple. Repro: `MnistStructPartial("
         "image_shape_only=np.zeros((7, 28, 28)), label_dtype_only=np.zeros(70, np.int32))` "
         "in its test module test_annotated_arrays must give `get_batch_axes() == (7,)`",
     ),
