@@ -10,24 +10,41 @@ one run so machine noise hits both alike:
 - warm: everything cached, nothing changed (the common re-run).
 
 Time is the mypy process's CPU time (user + sys; steadier than wall time on a shared
-machine). Prints the median of each and the plugin/plain ratio; targets are <= 1.10 cold
-and <= 1.05 warm. Measured on the 2-core dev VM (3-7 rounds, several runs): cold 1.02-1.06,
-warm 0.97-1.06 (about 20 ms on 0.3 s, the noise of one run), project-cold 1.10-1.16 (about
-0.15 ms per class: recording field kinds and the per-class check).
+machine); memory its peak resident set size. Prints the median of each and the plugin/plain
+ratio; targets are <= 1.10 cold and <= 1.05 warm. Measured on the 2-core dev VM (3-7
+rounds, several runs): cold 1.02-1.06, warm 0.97-1.06 (about 20 ms on 0.3 s, the noise of
+one run), project-cold 1.10-1.16 (about 0.15 ms per class: recording field kinds and the
+per-class check). `--large` is the scale check of issue 11: 200 modules x 10 classes
+(2,000 jaxdc classes); its last results are in results-mypy-plugin.md (`--write`).
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
+    .venv/bin/python benchmarks/mypy_plugin_bench.py --large --write
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import json
+import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results-mypy-plugin.md"
+
+# Runs mypy in this child process and reports its own CPU time and peak memory, which is
+# what one mypy run costs (mypy.api.run is what the `mypy` command does, without exiting).
+_MEASURE = """
+import json, resource, sys
+from mypy import api
+stdout, stderr, status = api.run(sys.argv[1:])
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"status": status, "out": stdout + stderr,
+                  "cpu": usage.ru_utime + usage.ru_stime, "rss_mib": usage.ru_maxrss / 1024}))
+"""
 
 PLAIN = "[tool.mypy]\n"
 PLUGIN = '[tool.mypy]\nplugins = ["jaxdc_mypy"]\n'
@@ -38,6 +55,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Generic, Optional, TypeVar
 
+from typing_extensions import TypeAlias
+
 import jax
 import jax.numpy as jnp
 
@@ -46,6 +65,8 @@ from jaxdc import PyTreeNode, Static, field, pytree_dataclass, static_field
 {import_prev}
 
 T = TypeVar("T")
+P{i} = jaxdc.Static[T]
+Name{i}: TypeAlias = Static[str]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +108,15 @@ class Box{n}(PyTreeNode, Generic[T]):
 class ArrayBox{n}(Box{generic_base}[jax.Array]):
     extra: list[jax.Array] = field(default_factory=list)
 """,
+    """
+@pytree_dataclass
+class Spelled{n}:
+    w: jax.Array
+    a: Optional[Static[int]] = None
+    b: Name{i} = "b"
+    c: P{i}[str] = "c"
+    d: str = dataclasses.field(default="d", metadata={{"static": True}})
+""",
 ]
 
 FOOTER = """
@@ -126,25 +156,29 @@ def generate(root: Path, modules: int, classes: int) -> int:
     return total
 
 
-def run_mypy(project: Path, cache: Path) -> float:
-    """CPU seconds of one mypy run (fails loudly if mypy reports anything)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def run_mypy(project: Path, cache: Path) -> tuple[float, float]:
+    """CPU seconds and peak MiB of one mypy run (fails loudly if mypy reports anything)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "-p", "bench_pkg"],
+        [sys.executable, "-c", _MEASURE, "--cache-dir", str(cache), "-p", "bench_pkg"],
         cwd=project,
         capture_output=True,
         text=True,
         check=False,
     )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
-        raise SystemExit(f"mypy failed in {project}:\n{proc.stdout}{proc.stderr}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        raise SystemExit(f"measuring mypy failed in {project}:\n{proc.stdout}{proc.stderr}")
+    result = json.loads(proc.stdout)
+    if result["status"] != 0:
+        raise SystemExit(f"mypy failed in {project}:\n{result['out']}")
+    return result["cpu"], result["rss_mib"]
 
 
-def measure(project: Path, work: Path, rounds: int) -> dict[str, dict[str, list[float]]]:
+Samples = dict[str, dict[str, list[tuple[float, float]]]]
+
+
+def measure(project: Path, work: Path, rounds: int) -> Samples:
     """Interleave plain and plugin runs: each round runs every (kind, variant) once."""
-    samples: dict[str, dict[str, list[float]]] = {
+    samples: Samples = {
         kind: {"plain": [], "plugin": []} for kind in ("cold", "project-cold", "warm")
     }
     third_party: dict[str, Path] = {}
@@ -170,35 +204,60 @@ def measure(project: Path, work: Path, rounds: int) -> dict[str, dict[str, list[
     return samples
 
 
+def report(samples: Samples, modules: int, total: int, rounds: int) -> str:
+    import jax
+    import mypy.version
+
+    lines = [
+        f"mypy + jaxdc_mypy vs plain mypy: {modules} modules, {total} jaxdc classes, median of "
+        f"{rounds} interleaved rounds; CPU seconds and peak resident memory of the mypy "
+        f"process (Python {platform.python_version()}, mypy {mypy.version.__version__}, jax "
+        f"{jax.__version__}).",
+        "",
+        "| run | plain mypy | with plugin | time ratio | plain peak | plugin peak | memory ratio "
+        "| target |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    # The issue's targets are for cold and warm; project-cold isolates the plugin's own
+    # work (all of it is in the project's modules) and has none.
+    targets = {"cold": "<= 1.10", "project-cold": "-", "warm": "<= 1.05"}
+    for kind, by_variant in samples.items():
+        cpu = {v: statistics.median(c for c, _ in runs) for v, runs in by_variant.items()}
+        rss = {v: statistics.median(m for _, m in runs) for v, runs in by_variant.items()}
+        lines.append(
+            f"| {kind} | {cpu['plain']:.2f} s | {cpu['plugin']:.2f} s | "
+            f"{cpu['plugin'] / cpu['plain']:.3f} | {rss['plain']:.0f} MiB | "
+            f"{rss['plugin']:.0f} MiB | {rss['plugin'] / rss['plain']:.3f} | {targets[kind]} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=60)
     parser.add_argument(
-        "--classes", type=int, default=10, help="jaxdc classes per module (at least 5)"
+        "--classes", type=int, default=10, help="jaxdc classes per module (at least 6)"
     )
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--large", action="store_true", help="200 modules x 10 classes")
+    parser.add_argument("--write", action="store_true", help=f"also write {RESULTS.name}")
     args = parser.parse_args()
+    if args.large:
+        args.modules, args.classes = 200, 10
     with tempfile.TemporaryDirectory(prefix="jaxdc-mypy-bench-") as tmp:
         work = Path(tmp)
         project = work / "project"
         total = generate(project, args.modules, args.classes)
         samples = measure(project, work, args.rounds)
-    print(
-        f"mypy + jaxdc_mypy vs plain mypy: {args.modules} modules, {total} jaxdc classes, "
-        f"median of {args.rounds} interleaved rounds, CPU seconds of the mypy process"
-    )
-    print()
-    print("| run | plain mypy | with plugin | ratio | target |")
-    print("|---|---|---|---|---|")
-    # The issue's targets are for cold and warm; project-cold isolates the plugin's own
-    # work (all of it is in the project's modules) and has none.
-    targets = {"cold": "<= 1.10", "project-cold": "-", "warm": "<= 1.05"}
-    for kind, by_variant in samples.items():
-        plain = statistics.median(by_variant["plain"])
-        plugin = statistics.median(by_variant["plugin"])
-        print(
-            f"| {kind} | {plain:.2f} s | {plugin:.2f} s | {plugin / plain:.3f} | {targets[kind]} |"
+    text = report(samples, args.modules, total, args.rounds)
+    print(text)
+    if args.write:
+        note = (
+            "Measured on the project's 2-core VM while other work shared it: the ratios come "
+            "from runs interleaved side by side, absolute times are not comparable across "
+            "runs or machines.\n\n"
         )
+        RESULTS.write_text("# jaxdc_mypy at scale\n\n" + note + text)
 
 
 if __name__ == "__main__":

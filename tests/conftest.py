@@ -1,4 +1,4 @@
-"""Shared fixtures: load a module from source, as a user's file would be imported."""
+"""Shared fixtures: a module loaded from source, and mypy projects that start warm."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
+import checkers
 import pytest
+
+# Persisted between sessions (mypy rebuilds whatever is stale in it).
+SHARED_CACHE = checkers.REPO / ".mypy_cache" / "jaxdc-plugin-tests"
 
 
 @pytest.fixture
@@ -33,3 +37,20 @@ def load_module(tmp_path: Path) -> Iterator[Callable[[str], ModuleType]]:
     yield load
     for name in names:
         sys.modules.pop(name, None)
+
+
+@pytest.fixture(scope="session")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This worker's copy of the mypy cache holding jax, numpy, jaxtyping and the stubs,
+    checked with the plugin and the cases' settings (refreshed once per session).
+
+    Checking anything that imports jax costs mypy ~15 s cold; every project and the cases'
+    mypy + plugin run start from a copy of this cache and pay only for their own files.
+    """
+    return checkers.build_warm_cache(SHARED_CACHE, tmp_path_factory.mktemp("warm") / "cache")
+
+
+@pytest.fixture
+def project(tmp_path: Path, warm_cache: Path) -> checkers.Project:
+    """An empty project (pyproject.toml enables the plugin) with its own warm cache."""
+    return checkers.Project.create(tmp_path, warm_cache)

@@ -7,7 +7,9 @@ import inspect
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
+import checkers
 import jax
 import jax.numpy as jnp
 import jaxdc as jdc
@@ -153,20 +155,22 @@ _FROZEN_LINE = _CHECKED.splitlines().index("env.pos = jnp.zeros(2)") + 1
 _MISSING_ARG_LINE = _FROZEN_LINE + 1
 
 
-def _checker(name: str, tmp_path: object) -> set[tuple[int, str]]:
-    import pathlib
-
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "downstream"))
-    import checkers
-
-    root = pathlib.Path(str(tmp_path))
-    (root / "case.py").write_text(_CHECKED)
-    found = getattr(checkers, name)(root, ("case.py",), 300)
+def _checker(name: str, tmp_path: Path, warm_cache: Path) -> set[tuple[int, str]]:
+    """(line, code) of each error pyright or mypy + the plugin reports on _CHECKED."""
+    if name == "pyright":
+        (tmp_path / "case.py").write_text(_CHECKED)
+        found = checkers.run_pyright(tmp_path, ["case.py"])
+    else:
+        project = checkers.Project.create(tmp_path, warm_cache)
+        project.write({"case.py": _CHECKED})
+        found = project.mypy("case.py").check().errors
     return {(d.line, d.code) for d in found}
 
 
-def test_pyright_reads_compat_fields_defaults_and_frozenness(tmp_path: object) -> None:
-    assert _checker("pyright", tmp_path) == {
+def test_pyright_reads_compat_fields_defaults_and_frozenness(
+    tmp_path: Path, warm_cache: Path
+) -> None:
+    assert _checker("pyright", tmp_path, warm_cache) == {
         (_FROZEN_LINE, "reportAttributeAccessIssue"),
         (_MISSING_ARG_LINE, "reportCallIssue"),
     }
@@ -181,24 +185,26 @@ _PLUGIN_GAP = (
 
 @pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
 def test_mypy_with_the_plugin_reads_compat_fields_defaults_and_frozenness(
-    tmp_path: object,
+    tmp_path: Path, warm_cache: Path
 ) -> None:
-    assert _checker("mypy", tmp_path) == {(_FROZEN_LINE, "misc"), (_MISSING_ARG_LINE, "call-arg")}
+    assert _checker("mypy", tmp_path, warm_cache) == {
+        (_FROZEN_LINE, "misc"),
+        (_MISSING_ARG_LINE, "call-arg"),
+    }
 
 
 @pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
-def test_mypy_with_the_plugin_sees_replace_on_decorated_classes(tmp_path: object) -> None:
-    import pathlib
-
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "downstream"))
-    import checkers
-
-    root = pathlib.Path(str(tmp_path))
-    (root / "case.py").write_text(
-        "import jax\nfrom jaxdc.compat import flax_struct as struct\n\n\n"
-        "@struct.dataclass\nclass S:\n    x: jax.Array\n    n: int = struct.field(False)\n\n\n"
-        "def f(s: S) -> S:\n    return s.replace(x=s.x + 1)\n\n\n"
-        "def g(s: S) -> S:\n    return s.replace(n='three')\n"
+def test_mypy_with_the_plugin_sees_replace_on_decorated_classes(
+    tmp_path: Path, warm_cache: Path
+) -> None:
+    project = checkers.Project.create(tmp_path, warm_cache)
+    project.write(
+        {
+            "case.py": "import jax\nfrom jaxdc.compat import flax_struct as struct\n\n\n"
+            "@struct.dataclass\nclass S:\n    x: jax.Array\n    n: int = struct.field(False)\n\n\n"
+            "def f(s: S) -> S:\n    return s.replace(x=s.x + 1)\n\n\n"
+            "def g(s: S) -> S:\n    return s.replace(n='three')\n"
+        }
     )
-    found = {(d.line, d.code) for d in checkers.mypy(root, ("case.py",), 300)}
+    found = {(d.line, d.code) for d in project.mypy("case.py").check().errors}
     assert found == {(16, "arg-type")}  # typed like PyTreeNode.replace: only the wrong value

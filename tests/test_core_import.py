@@ -15,6 +15,22 @@ def test_import_pulls_in_nothing_heavy() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_import_leaves_jax_backends_alone() -> None:
+    """Importing jaxdc (or defining a class, even with shape checks) creates no array: that
+    would start JAX's backends, after which `jax.config.update("jax_platforms", ...)` and
+    XLA flags set by the importing program (or a test's conftest) no longer apply."""
+    code = (
+        "import jax._src.xla_bridge as xb, jaxdc, jax\n"
+        "@jaxdc.pytree_dataclass(check_shapes=True)\n"
+        "class A:\n"
+        "    x: jax.Array\n"
+        "    n: jaxdc.Static[int] = 1\n"
+        "print(bool(xb._backends))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
 def test_public_api_is_a_drop_in_for_jax_dataclasses() -> None:
     import jaxdc
 

@@ -45,18 +45,21 @@ RUNTIME_LAYERS = {
     # 7-8: shape checks (check_shapes=True)
     "_shapes_codegen": 7,
     "_shapes": 8,
-    # 9-11: class processing (_serialization carries the flax.serialization import hook)
-    "_serialization": 9,
-    "_registration": 10,
-    "_dataclass": 11,
-    # 12-13: features built on classes (`_edit` is a package: copy_and_mutate's machinery)
-    "_node": 12,
-    "_jit": 12,
-    "_edit": 12,
-    "_copy_and_mutate": 13,
-    # 14: the public package; 15: drop-in modules for other libraries' users
-    "__init__": 14,
-    "compat": 15,
+    # 9-12: state dicts (`_state`: the key check and rebuild `_serialization` and the
+    # flax.serialization hook `_flax` share), class processing
+    "_state": 9,
+    "_serialization": 10,
+    "_flax": 10,
+    "_registration": 11,
+    "_dataclass": 12,
+    # 13-14: features built on classes (`_edit` is a package: copy_and_mutate's machinery)
+    "_node": 13,
+    "_jit": 13,
+    "_edit": 13,
+    "_copy_and_mutate": 14,
+    # 15: the public package; 16: drop-in modules for other libraries' users
+    "__init__": 15,
+    "compat": 16,
 }
 PLUGIN_LAYERS = {
     "names": 0,
@@ -65,7 +68,10 @@ PLUGIN_LAYERS = {
     "compat": 0,
     "syntax": 0,
     "messages": 1,
+    "windows": 1,
+    "static_bound": 1,
     "dataclass_options": 1,
+    "static_spelling": 1,
     "fields": 2,
     "describe": 2,
     "shapes": 3,

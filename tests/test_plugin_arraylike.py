@@ -14,13 +14,11 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import checkers
 import jax
 import jax.numpy as jnp
 import pytest
-import test_plugin_support as support
-from test_plugin_support import Project
-
-project, warm_cache = support.project, support.warm_cache
+from checkers import Project
 
 LIBRARIES = """
 import equinox
@@ -28,8 +26,11 @@ import flax.core
 import flax.struct
 import optax
 """
-PYPROJECT = support.PYPROJECT + "follow_untyped_imports = true  # optax ships no py.typed\n"
-SHARED = support.REPO / ".mypy_cache" / "jaxdc-arraylike-tests"
+PYPROJECT = (
+    checkers.pyproject_toml(plugin=True)
+    + "follow_untyped_imports = true  # optax ships no py.typed\n"
+)
+SHARED = checkers.REPO / ".mypy_cache" / "jaxdc-arraylike-tests"
 
 # Correct code: no diagnostic allowed.
 PYTREES = """
@@ -101,9 +102,9 @@ class Labelled(NamedTuple):
 
 @pytree_dataclass
 class State:
-    names: Sequence[str]  # E: jaxdc-data
-    labels: Mapping[str, str]  # E: jaxdc-data
-    labelled: Labelled  # E: jaxdc-data
+    names: Sequence[str]  # E: mypy-plugin jaxdc-data
+    labels: Mapping[str, str]  # E: mypy-plugin jaxdc-data
+    labelled: Labelled  # E: mypy-plugin jaxdc-data
 """
 
 
@@ -112,13 +113,13 @@ def library_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A warm mypy cache holding jax, equinox, flax and optax (built once, then kept)."""
     SHARED.mkdir(parents=True, exist_ok=True)
     prelude = tmp_path_factory.mktemp("libraries")
-    support.write_files(
-        prelude, {"pyproject.toml": PYPROJECT, "prelude.py": support.PRELUDE + LIBRARIES}
+    checkers.write_files(
+        prelude, {"pyproject.toml": PYPROJECT, "prelude.py": checkers.PRELUDE + LIBRARIES}
     )
     mine = tmp_path_factory.mktemp("cache") / "libraries"
     with open(SHARED.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers take turns
-        run = support.run_mypy(prelude, ["prelude.py"], cache_dir=SHARED)
+        run = checkers.run_mypy(prelude, ["prelude.py"], cache_dir=SHARED)
         assert run.exit_code == 0, run.stdout + run.stderr
         shutil.copytree(SHARED, mine)
     return mine
@@ -126,7 +127,7 @@ def library_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def libraries(tmp_path: Path, library_cache: Path) -> Project:
-    result = support.new_project(tmp_path, library_cache)
+    result = checkers.Project.create(tmp_path, library_cache)
     (result.root / "pyproject.toml").write_text(PYPROJECT)
     return result
 
@@ -183,7 +184,7 @@ def test_the_same_classes_are_pytrees_at_runtime() -> None:
 
 def test_configured_names_that_resolve_to_nothing_get_a_warning(project: Project) -> None:
     (project.root / "pyproject.toml").write_text(
-        support.PYPROJECT
+        checkers.pyproject_toml(plugin=True)
         + textwrap.dedent(
             """
             [tool.jaxdc-mypy]

@@ -7,8 +7,12 @@ settings stop mypy with a message naming the file, section and key, not a traceb
 
 from __future__ import annotations
 
+import checkers
 import pytest
-from test_plugin_support import PYPROJECT, Project, project, warm_cache  # noqa: F401
+from checkers import Project
+
+# The settings every project test uses (the warm cache is valid only for them).
+PYPROJECT = checkers.pyproject_toml(plugin=True)
 
 # The settings name the classes as users import them (`lib.Tensor`); they are defined in
 # `lib._impl`, the name mypy knows them by.
@@ -61,11 +65,9 @@ extra_pytree_bases = ["lib.Module"]
 extra_hashable_types = ["lib.Token"]
 check_any = true
 """
-INI = """
-[mypy]
-plugins = jaxdc_mypy
-warn_unused_ignores = True
-
+INI = (
+    checkers.mypy_ini(plugin=True)
+    + """
 [jaxdc-mypy]
 extra_array_types = lib.Tensor
 extra_pytree_bases = lib.Module,
@@ -73,6 +75,7 @@ extra_pytree_bases = lib.Module,
 extra_hashable_types = lib.Token
 check_any = True
 """
+)
 
 
 def test_pyproject_settings_change_verdicts_and_invalidate_the_cache(project: Project) -> None:

@@ -1,9 +1,10 @@
 """Same diagnostics however mypy runs: cold, warm (cached), `-n 2` workers, and the daemon
-after an edit in another module that changes a field type's hashability.
+after an edit in another module.
 
 Field kinds live in JSON class metadata (what the cache and workers carry), errors are
-reported in the type-checking phase (replayed from the cache), and the plugin records
-dependencies so that editing a class a field type depends on re-checks the field's class.
+reported in the type-checking phase (replayed from the cache), assignments inside the
+windows are judged from the source when the statement is checked, and the plugin records
+dependencies so that editing a class a verdict depends on re-checks the module that uses it.
 """
 
 from __future__ import annotations
@@ -13,16 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_plugin_checks import DATA_MISUSE, STATIC_MISUSE
-from test_plugin_structure import PACKAGE
-from test_plugin_support import (
-    PYTHON,
-    MypyRun,
-    Project,
-    mypy_command,
-    project,  # noqa: F401
-    warm_cache,  # noqa: F401
-)
+from checkers import PLUGIN_CASES, Project, mypy_command
 
 # `model.Model.key` is static; its type `keys.Key` is a frozen dataclass holding an
 # `inner.Inner`, two modules away from `model`. Editing `inner` decides hashability.
@@ -62,6 +54,40 @@ class Inner:
 """
 KEY_ERROR = {("model.py", 8, "jaxdc-static")}
 
+# A copy_and_mutate block in one module editing classes of another: changing a field's type
+# there must re-judge the assignment here (and the copy stays frozen after its block).
+BLOCK = {
+    "shapes.py": """
+        import jax
+        from jaxdc import pytree_dataclass
+
+
+        @pytree_dataclass
+        class Inner:
+            x: jax.Array
+
+
+        @pytree_dataclass
+        class Outer:
+            inner: Inner
+        """,
+    "edit.py": """
+        import jax.numpy as jnp
+        import jaxdc
+
+        from shapes import Outer
+
+
+        def bump(obj: Outer) -> Outer:
+            with jaxdc.copy_and_mutate(obj) as new:
+                new.inner.x = jnp.ones(2)
+            new.inner.x = jnp.zeros(2)
+            return new
+        """,
+}
+AFTER_BLOCK = {("edit.py", 10, "misc")}
+WRONG_TYPE = {("edit.py", 9, "assignment"), ("edit.py", 10, "assignment"), *AFTER_BLOCK}
+
 
 def _supports_parallel_checking() -> bool:
     help_text = subprocess.run(
@@ -71,9 +97,9 @@ def _supports_parallel_checking() -> bool:
 
 
 def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -> None:
-    project.write({**PACKAGE, "static_misuse.py": STATIC_MISUSE, "data_misuse.py": DATA_MISUSE})
+    project.copy_cases(*PLUGIN_CASES)
     cold = project.mypy()
-    assert cold.diagnostics == project.expected(), cold.stdout
+    assert not project.problems(cold), "\n".join(project.problems(cold))
     # mypy may list files in another order when some come from the cache.
     warm = project.mypy()
     assert sorted(warm.errors) == sorted(cold.errors)
@@ -87,33 +113,34 @@ def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -
     assert sorted(parallel_warm.errors) == sorted(cold.errors)
 
 
-def test_warm_run_sees_hashability_change_two_modules_away(project: Project) -> None:
-    project.write(KEYS)
-    assert project.mypy().diagnostics == set()
-    (project.root / "inner.py").write_text(UNHASHABLE_INNER)
-    assert project.mypy().diagnostics == KEY_ERROR
-    project.write({"inner.py": KEYS["inner.py"]})
-    assert project.mypy().diagnostics == set()
-
-
-def test_daemon_sees_hashability_change_two_modules_away(project: Project) -> None:
-    project.write(KEYS)
-    status = project.root.parent / "dmypy.json"
-    dmypy = [str(Path(PYTHON).parent / "dmypy"), "--status-file", str(status)]
-    args = ["--", "--cache-dir", str(project.cache_dir), "--show-error-codes", "--no-pretty", "."]
-
-    def check() -> set[tuple[str, int, str]]:
-        proc = subprocess.run(
-            [*dmypy, "run", *args], cwd=project.root, capture_output=True, text=True, timeout=600
-        )
-        assert proc.returncode in (0, 1), proc.stdout + proc.stderr
-        return MypyRun(proc.returncode, proc.stdout, proc.stderr).diagnostics
-
+@pytest.mark.parametrize(
+    ("files", "module", "edited", "before", "after"),
+    [
+        (KEYS, "inner.py", UNHASHABLE_INNER, set(), KEY_ERROR),
+        (BLOCK, "shapes.py", None, AFTER_BLOCK, WRONG_TYPE),
+    ],
+    ids=["hashability-two-modules-away", "copy_and_mutate-field-type"],
+)
+@pytest.mark.parametrize("daemon", [False, True], ids=["warm", "dmypy"])
+def test_an_edit_in_another_module_is_seen(
+    project: Project,
+    files: dict[str, str],
+    module: str,
+    edited: str | None,
+    before: set[tuple[str, int, str]],
+    after: set[tuple[str, int, str]],
+    daemon: bool,
+) -> None:
+    project.write(files)
+    original = (project.root / module).read_text()
+    changed = edited or original.replace("x: jax.Array", "x: int")
+    check = project.dmypy if daemon else project.mypy
     try:
-        assert check() == set()
-        (project.root / "inner.py").write_text(UNHASHABLE_INNER)
-        assert check() == KEY_ERROR
-        project.write({"inner.py": KEYS["inner.py"]})
-        assert check() == set()
+        assert check().check().diagnostics == before
+        (project.root / module).write_text(changed)
+        assert check().check().diagnostics == after
+        (project.root / module).write_text(original)
+        assert check().check().diagnostics == before
     finally:
-        subprocess.run([*dmypy, "stop"], cwd=project.root, capture_output=True, timeout=60)
+        if daemon:
+            project.stop_dmypy()

@@ -12,11 +12,9 @@ import sys
 import textwrap
 import types
 
+import checkers
 import pytest
-import test_plugin_support as support
-from test_plugin_support import Project
-
-project, warm_cache = support.project, support.warm_cache
+from checkers import Project
 
 TIMEOUT = 120  # seconds; a warm run of one case takes about two
 
@@ -60,7 +58,7 @@ CASES = {
 
         @pytree_dataclass
         class Model:
-            tree: Static[Tree]  # type: ignore[type-var,unused-ignore]  # E: jaxdc-static
+            tree: Static[Tree]  # type: ignore[type-var,unused-ignore]  # E: mypy-plugin jaxdc-static
         """,
         True,
     ),
@@ -89,7 +87,7 @@ CASES = {
         @pytree_dataclass
         class Model:
             cfg: Static[Cfg]
-            bad: Static[Bad]  # E: jaxdc-static
+            bad: Static[Bad]  # E: mypy-plugin jaxdc-static
         """,
         True,
     ),
@@ -113,7 +111,7 @@ CASES = {
 
         @pytree_dataclass
         class Model:
-            tree: Static[Tree]  # E: jaxdc-static
+            tree: Static[Tree]  # E: mypy-plugin jaxdc-static
         """,
         True,
     ),
@@ -141,7 +139,7 @@ CASES = {
         @pytree_dataclass
         class Model:
             grow: Static[Grow[int]]
-            bad: Static[Grow[list[int]]]  # E: jaxdc-static
+            bad: Static[Grow[list[int]]]  # E: mypy-plugin jaxdc-static
         """,
         True,
     ),
@@ -162,7 +160,7 @@ CASES = {
             x: jax.Array,
             shape: Static[Shape],
             cfg: Static[Cfg],
-            tree: Static[Tree],  # E: jaxdc-static
+            tree: Static[Tree],  # E: mypy-plugin jaxdc-static
         ) -> jax.Array:
             return x
         """,
@@ -176,7 +174,7 @@ def test_recursive_type_in_mypy(project: Project, name: str) -> None:
     source, _ = CASES[name]
     project.write({f"{name}.py": HEADER + textwrap.dedent(source)})
     try:
-        run = support.run_mypy(
+        run = checkers.run_mypy(
             project.root,
             ["--show-traceback", f"{name}.py"],
             cache_dir=project.cache_dir,

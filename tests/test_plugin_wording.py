@@ -29,12 +29,9 @@ import jax
 import jax.numpy as jnp
 import jaxdc
 import pytest
-import test_plugin_support as support
 from _jaxdc_rules import messages
 from _jaxdc_rules.messages import Problem
-from test_plugin_support import Project
-
-project, warm_cache = support.project, support.warm_cache
+from checkers import Project
 
 REPO = Path(__file__).resolve().parent.parent
 

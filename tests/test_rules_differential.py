@@ -11,7 +11,7 @@ wrappers, nesting). Each type becomes one `Static[...]` field of its own class:
 - where a representative value exists, `hash()` on it says what Python does.
 
 All three must agree, and the two messages must be the same text. `make test` runs a
-slice (the atoms and four combinators); `make test-full` (JAXDC_FULL=1) runs them all.
+slice (the atoms and four combinators); `make test-full` (JAXDC_TEST_FULL=1) runs them all.
 """
 
 from __future__ import annotations
@@ -25,13 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import test_plugin_support as support
-from test_plugin_support import Project
+from checkers import Project
 
-# The shared mypy fixtures (a project with a warm cache).
-project, warm_cache = support.project, support.warm_cache
-
-FULL = os.environ.get("JAXDC_FULL") == "1"
+FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
 
 PRELUDE = """import collections
 import dataclasses

@@ -51,7 +51,7 @@ def test_state_dict_is_keyed_by_field_names_without_static_fields() -> None:
     state = jdc.to_state_dict(_model(1.0))
     assert list(state) == ["layers", "named", "pair", "step"]
     assert list(state["layers"]) == ["0", "1"] and list(state["layers"]["0"]) == ["w", "b"]
-    assert list(state["pair"]) == ["0", "1"] and state["pair"]["1"] == 3
+    assert list(state["pair"]) == ["left", "right"] and state["pair"]["right"] == 3
     assert "act" not in state["layers"]["0"]  # static: comes from the target on restore
     assert state["named"]["emb"].tolist() == [1.0] * 4
 
@@ -103,7 +103,8 @@ def test_restore_does_not_run_init_or_post_init() -> None:
         (lambda s: s.update(extra=1), "target: unknown key(s) ['extra'] for 'Model'"),
         (
             lambda s: s["layers"]["0"].update(act="gelu"),
-            "target.layers[0]: unknown key(s) ['act'] for 'Layer'; expected keys: ['w', 'b'] (static fields",
+            "target.layers[0] (field 'layers' of 'Model'): unknown key(s) ['act'] for 'Layer'; "
+            "expected keys: ['w', 'b'] (static fields",
         ),
         (
             lambda s: s["layers"]["1"].update(w=np.zeros((1, 3), np.float32)),
@@ -113,14 +114,18 @@ def test_restore_does_not_run_init_or_post_init() -> None:
             lambda s: s.update(step=np.asarray(1.0, np.float32)),
             "target.step (field 'step' of 'Model'): dtype float32 in the state, the target has int32",
         ),
-        (lambda s: s["named"].pop("emb"), "target.named: missing key(s) ['emb'] for 'dict'"),
+        (
+            lambda s: s["named"].pop("emb"),
+            "target.named (field 'named' of 'Model'): missing key(s) ['emb'] for 'dict'",
+        ),
         (
             lambda s: s.update(layers=[s["layers"]["0"]]),
-            "target.layers: expected 2 items, the state has 1",
+            "target.layers (field 'layers' of 'Model'): expected 2 items, the state has 1",
         ),
         (
             lambda s: s.update(pair=5),
-            "target.pair: expected a dict with keys ['0', '1'] for 'Pair', got 'int'",
+            "target.pair (field 'pair' of 'Model'): expected a dict with keys ['left', 'right'] "
+            "for 'Pair', got 'int'",
         ),
     ],
 )
@@ -233,3 +238,108 @@ def test_prng_key_leaves_round_trip_and_dtype_mismatch_is_named() -> None:
     assert restored == Rng(jax.random.key(1))
     with pytest.raises(ValueError, match=r"target.key \(field 'key' of 'Rng'\): dtype uint32"):
         jdc.from_state_dict(target, {"key": np.zeros((), np.uint32)})
+
+
+@pytest.mark.parametrize(
+    ("leaf", "needle"),
+    [
+        ("seven", "a value of type 'str' in the state, the target has an array of shape ()"),
+        (
+            None,
+            "None in the state, the target has an array of shape () (restoring it would "
+            "change the tree structure)",
+        ),
+        (
+            {"a": np.zeros(())},
+            "a dict in the state, the target has an array of shape () (restoring it would "
+            "change the tree structure)",
+        ),
+        (
+            [np.zeros(())],
+            "a value of type 'list' in the state, the target has an array of shape () "
+            "(restoring it would "
+            "change the tree structure)",
+        ),
+    ],
+)
+def test_a_leaf_of_another_kind_is_rejected_with_its_path(leaf: Any, needle: str) -> None:
+    state = jdc.to_state_dict(_model())
+    state["step"] = leaf
+    with pytest.raises(ValueError) as info:
+        jdc.from_state_dict(_model(), state)
+    assert str(info.value) == f"target.step (field 'step' of 'Model'): {needle}"
+
+
+def test_an_array_where_the_target_has_none_is_rejected() -> None:
+    @jdc.pytree_dataclass
+    class Maybe:
+        w: jax.Array
+        bias: jax.Array | None = None
+
+    state = {"w": np.zeros(2, np.float32), "bias": np.zeros(2, np.float32)}
+    with pytest.raises(ValueError) as info:
+        jdc.from_state_dict(Maybe(jnp.zeros(2)), state)
+    assert str(info.value) == (
+        "target.bias (field 'bias' of 'Maybe'): an array of shape (2,) in the state, the "
+        "target has None (restoring it would change the tree structure)"
+    )
+    restored = jdc.from_state_dict(Maybe(jnp.zeros(2)), {**state, "bias": None})
+    assert jax.tree.structure(restored) == jax.tree.structure(Maybe(jnp.zeros(2)))
+
+
+def test_numbers_and_scalar_arrays_restore_number_leaves() -> None:
+    state = jdc.to_state_dict(_model())
+    state["pair"]["right"] = np.asarray(4)  # what a checkpoint may hold for a Python int
+    assert int(jdc.from_state_dict(_model(), state).pair.right) == 4
+    state["pair"]["right"] = "four"
+    with pytest.raises(
+        ValueError,
+        match=r"target\.pair\.right \(field 'pair' of 'Model'\): a value of type 'str' in the state",
+    ):
+        jdc.from_state_dict(_model(), state)
+
+
+@jdc.pytree_dataclass
+class TrainState:
+    params: dict
+    opt_state: Any
+    step: jax.Array
+
+
+def _train_state(value: float) -> TrainState:
+    optax = pytest.importorskip("optax")
+    params = {"w": jnp.full((2, 3), value), "b": jnp.full(3, value)}
+    opt_state = optax.adam(1e-3).init(params)
+    opt_state = jax.tree.map(lambda x: x + value, opt_state)
+    return TrainState(params, opt_state, jnp.asarray(int(value), jnp.int32))
+
+
+def test_namedtuples_are_keyed_by_field_name_like_flax() -> None:
+    serialization = pytest.importorskip("flax.serialization")
+    state = _train_state(1.0)
+    ours = jdc.to_state_dict(state)
+    theirs = serialization.to_state_dict(state.opt_state)
+    adam = ours["opt_state"]["0"]  # optax.chain's tuple, then ScaleByAdamState
+    assert list(adam) == ["count", "mu", "nu"] == list(theirs["0"])
+    assert jax.tree.all(
+        jax.tree.map(lambda a, b: bool(np.array_equal(a, b)), ours["opt_state"], theirs)
+    )
+
+
+def test_checkpoints_written_by_flax_restore_here_and_the_other_way_round() -> None:
+    serialization = pytest.importorskip("flax.serialization")
+    written = _train_state(2.0)
+    target = _train_state(0.0)
+
+    def same(a: Any, b: Any) -> bool:
+        return jax.tree.all(jax.tree.map(lambda x, y: bool(np.array_equal(x, y)), a, b))
+
+    # flax's own state dict for the optimizer state, restored by jaxdc ...
+    state = jdc.to_state_dict(written)
+    state["opt_state"] = serialization.to_state_dict(written.opt_state)
+    assert same(jdc.from_state_dict(target, state), written)
+    # ... and jaxdc's state dict restored by flax (msgpack bytes included).
+    restored = serialization.from_state_dict(target, jdc.to_state_dict(written))
+    assert same(restored, written)
+    assert same(serialization.from_bytes(target, serialization.to_bytes(written)), written)
+    assert type(restored.opt_state[0]).__name__ == "ScaleByAdamState"

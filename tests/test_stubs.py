@@ -13,12 +13,11 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import textwrap
-import venv
 from pathlib import Path
 from typing import Any
 
+import checkers
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -84,75 +83,19 @@ def test_stub_exports_match_runtime() -> None:
     assert sorted(stub_all) == sorted(reexported) == sorted(jaxdc.__all__)
 
 
-def _pyright(python: Path, cwd: Path) -> set[tuple[int, str]]:
-    proc = subprocess.run(
-        [str(BIN / "pyright"), "--outputjson", "--pythonpath", str(python), "probe.py"],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-    report = json.loads(proc.stdout)
-    return {
-        (d["range"]["start"]["line"] + 1, d.get("rule", "no-rule"))
-        for d in report["generalDiagnostics"]
-        if d["severity"] == "error"
-    }
-
-
-def _mypy(python: Path, cwd: Path, cache: str) -> set[tuple[int, str]]:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--python-executable",
-            str(python),
-            "--cache-dir",
-            str(REPO / ".mypy_cache" / cache),
-            "--output",
-            "json",
-            "probe.py",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-    found = set()
-    for line in proc.stdout.splitlines():
-        d = json.loads(line)
-        if d["severity"] == "error":
-            found.add((d["line"], d["code"]))
-    return found
-
-
 def _assert_stubs_found(python: Path, workdir: Path, cache: str) -> None:
     (workdir / "probe.py").write_text(PROBE)
-    assert _pyright(python, workdir) == PYRIGHT_EXPECTED
-    assert _mypy(python, workdir, cache) == MYPY_EXPECTED
+    pyright = checkers.run_pyright(workdir, ["probe.py"], python=str(python))
+    assert {(d.line, d.code) for d in pyright} == PYRIGHT_EXPECTED
+    run = checkers.run_mypy(
+        workdir, ["probe.py"], cache_dir=REPO / ".mypy_cache" / cache, python=str(python)
+    )
+    assert {(d.line, d.code) for d in run.check().errors} == MYPY_EXPECTED
 
 
 def test_editable_install_is_found(tmp_path: Path) -> None:
     """The .venv install: hatchling's static .pth puts `stubs/` on sys.path."""
     _assert_stubs_found(Path(sys.executable), tmp_path, "probe-editable")
-
-
-def _bare_venv(env_dir: Path) -> tuple[Path, Path]:
-    """A venv without jaxdc that imports jax & co. from this one (python, site-packages)."""
-    venv.create(env_dir, with_pip=False)
-    python = env_dir / "bin" / "python"
-    site = Path(
-        subprocess.run(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
-    # Only this venv's site-packages, not its .pth files: the editable roots stay invisible.
-    (site / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    return python, site
 
 
 def test_wheel_install_is_found(tmp_path: Path, checkout_score: float) -> None:
@@ -173,7 +116,7 @@ def test_wheel_install_is_found(tmp_path: Path, checkout_score: float) -> None:
         check=True,
         capture_output=True,
     )
-    python, site = _bare_venv(tmp_path / "env")
+    python, site = checkers.bare_venv(tmp_path / "env")
     (wheel,) = (tmp_path / "dist").glob("jaxdc-*.whl")
     subprocess.run(
         [
@@ -236,7 +179,7 @@ def checkout_score(tmp_path_factory: pytest.TempPathFactory) -> float:
     """The checkout's score: `pyright --verifytypes` refuses a package shadowed by a `-stubs`
     package (the editable layout), so it reads the stubs copied in as the package itself."""
     tmp_path = tmp_path_factory.mktemp("verifytypes")
-    python, site = _bare_venv(tmp_path / "env")
+    python, site = checkers.bare_venv(tmp_path / "env")
     shutil.copytree(STUBS, site / "jaxdc")
     (site / "jaxdc" / "py.typed").touch()
     score: float = _verifytypes(python, tmp_path)["completenessScore"]

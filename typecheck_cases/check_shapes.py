@@ -36,4 +36,4 @@ except jdc.ShapeError as error:
 
 
 class Typo(jdc.PyTreeNode):
-    x: Float[Array, "*a *b"]  # E: mypy jaxdc-shape  # runtime: raises ValueError
+    x: Float[Array, "*a *b"]  # E: mypy-plugin jaxdc-shape: field 'x' of class 'Typo': shape "*a *b" is malformed: '*a' and '*b' both match any number of axes; a shape can have at most one variadic dimension (... or *name). Fix: write space-separated dimensions: sizes (3), names (n), expressions (n+1), and at most one *name or ... for any number of axes.  # runtime: raises ValueError

@@ -15,6 +15,6 @@ class Point:
 
 Point(jnp.zeros(2), jnp.ones(2))
 Point(jnp.zeros(2), jnp.ones(2), "q")
-Point(jnp.zeros(2))  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
-Point(jnp.zeros(2), jnp.ones(2), "q", 4)  # E: pyright reportCallIssue  # E: mypy call-arg
-Point(jnp.zeros(2), jnp.ones(2), colour="red")  # E: pyright reportCallIssue  # E: mypy call-arg
+Point(jnp.zeros(2))  # E: pyright,basedpyright reportCallIssue  # E: ty,pyrefly missing-argument  # E: zuban,mypy,mypy-plugin call-arg  # runtime: raises TypeError
+Point(jnp.zeros(2), jnp.ones(2), "q", 4)  # E: pyright,basedpyright reportCallIssue  # E: ty too-many-positional-arguments  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg
+Point(jnp.zeros(2), jnp.ones(2), colour="red")  # E: pyright,basedpyright reportCallIssue  # E: ty unknown-argument  # E: pyrefly unexpected-keyword  # E: zuban,mypy,mypy-plugin call-arg

@@ -20,5 +20,5 @@ class Mixed:
 
 Options(lr=0.1, steps=3)
 Mixed(jnp.zeros(2), scale=2.0)
-Options(0.1)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
-Mixed(jnp.zeros(2), 2.0)  # E: pyright reportCallIssue  # E: mypy call-arg
+Options(0.1)  # E: pyright,basedpyright reportCallIssue  # E: ty missing-argument  # E: ty too-many-positional-arguments  # E: pyrefly unexpected-positional-argument  # E: zuban,mypy,mypy-plugin call-arg  # runtime: raises TypeError
+Mixed(jnp.zeros(2), 2.0)  # E: pyright,basedpyright reportCallIssue  # E: ty too-many-positional-arguments  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg

@@ -17,5 +17,5 @@ class Layer:
 layer = Layer(jnp.zeros(3), "dense")
 assert_type(layer.name, str)
 assert_type(layer.width, int)
-Layer(jnp.zeros(3), 7)  # E: pyright reportArgumentType  # E: mypy arg-type
-Layer(jnp.zeros(3), "dense", width="wide")  # E: pyright reportArgumentType  # E: mypy arg-type
+Layer(jnp.zeros(3), 7)  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type
+Layer(jnp.zeros(3), "dense", width="wide")  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type

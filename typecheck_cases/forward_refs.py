@@ -30,7 +30,7 @@ tree = Tree(jnp.zeros(1), Tree(jnp.ones(1)))
 assert_type(tree.child, Optional[Tree])
 holder = Holder(Leaf(jnp.zeros(2)))
 assert_type(holder.leaf.x, jax.Array)
-Holder(jnp.zeros(2))  # E: pyright reportArgumentType  # E: mypy arg-type
+Holder(jnp.zeros(2))  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type
 
 
 class Meta:

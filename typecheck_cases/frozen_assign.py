@@ -13,5 +13,5 @@ class State:
 
 
 state = State(jnp.zeros(3))
-state.params = jnp.ones(3)  # E: pyright reportAttributeAccessIssue  # E: mypy misc  # runtime: raises FrozenInstanceError
-state.step += 1  # E: pyright reportAttributeAccessIssue  # E: mypy misc
+state.params = jnp.ones(3)  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: zuban,mypy,mypy-plugin misc  # runtime: raises FrozenInstanceError
+state.step += 1  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: zuban,mypy,mypy-plugin misc

@@ -12,4 +12,4 @@ class State:
 
 
 state = State(jnp.zeros(3))
-del state.params  # E: pyright reportAttributeAccessIssue  # runtime: raises FrozenInstanceError
+del state.params  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # runtime: raises FrozenInstanceError

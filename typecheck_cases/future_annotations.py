@@ -21,4 +21,4 @@ class Model:
 model = Model(jnp.zeros(2), "m")
 assert_type(model.depth, Optional[int])
 assert len(jax.tree_util.tree_leaves(model)) == 1
-Model(jnp.zeros(2), 3)  # E: pyright reportArgumentType  # E: mypy arg-type
+Model(jnp.zeros(2), 3)  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type

@@ -21,4 +21,4 @@ class Pair(Generic[T]):
 pair = Pair(jnp.zeros(2), jnp.ones(2))
 assert_type(pair, Pair[jax.Array])
 assert_type(Pair[int](1, 2).first, int)
-Pair[int](1, "two")  # E: pyright reportArgumentType  # E: mypy arg-type
+Pair[int](1, "two")  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type

@@ -31,7 +31,7 @@ assert_type(scale(model, 2), Model)
 assert_type(model.apply(jnp.ones(2)), jax.Array)
 scale.lower(model, 3)
 step(Model(jnp.ones(2)), 0.1)  # donates its argument
-scale(model, 2.5)  # E: pyright reportArgumentType  # E: mypy arg-type
-scale(model)  # E: pyright reportCallIssue  # E: mypy call-arg  # runtime: raises TypeError
-model.apply("x")  # E: pyright reportArgumentType  # E: mypy arg-type
-scale.lower(model, "3")  # E: pyright reportArgumentType  # E: mypy arg-type
+scale(model, 2.5)  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type
+scale(model)  # E: pyright,basedpyright reportCallIssue  # E: ty,pyrefly missing-argument  # E: zuban,mypy,mypy-plugin call-arg  # runtime: raises TypeError
+model.apply("x")  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type
+scale.lower(model, "3")  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type

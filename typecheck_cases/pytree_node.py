@@ -20,5 +20,5 @@ class Adam(Optimizer):
 opt = Optimizer(lr=0.1)
 assert_type(opt.replace(lr=0.2), Optimizer)
 assert_type(Adam(lr=0.1, beta=0.8).replace(beta=0.7), Adam)
-opt.lr = 0.3  # E: pyright reportAttributeAccessIssue  # E: mypy misc  # runtime: raises FrozenInstanceError
-Optimizer(0.1)  # E: pyright reportCallIssue  # E: mypy call-arg
+opt.lr = 0.3  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: zuban,mypy,mypy-plugin misc  # runtime: raises FrozenInstanceError
+Optimizer(0.1)  # E: pyright,basedpyright reportCallIssue  # E: ty missing-argument  # E: ty too-many-positional-arguments  # E: pyrefly unexpected-positional-argument  # E: zuban,mypy,mypy-plugin call-arg

@@ -22,4 +22,4 @@ assert_type(state, dict[str, Any])
 restored = jaxdc.from_state_dict(model, state)
 assert_type(restored, Model)
 jaxdc.from_state_dict(model, {"w": jnp.zeros(3)})  # runtime: raises ValueError
-jaxdc.from_state_dict(model, [jnp.zeros(2)])  # E: pyright reportArgumentType  # E: mypy arg-type
+jaxdc.from_state_dict(model, [jnp.zeros(2)])  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type

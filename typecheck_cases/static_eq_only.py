@@ -10,4 +10,4 @@ class Tag:
 
 @pytree_dataclass  # runtime: raises TypeError
 class Model:
-    config: Static[Tag]  # E: pyright reportInvalidTypeForm  # E: mypy jaxdc-static
+    config: Static[Tag]  # E: pyright,basedpyright reportInvalidTypeForm  # E: ty invalid-type-arguments  # E: mypy-plugin jaxdc-static: static field 'config' of class 'Model' has unhashable type 'Tag': 'Tag' defines __eq__ but not __hash__. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: define __hash__ on 'Tag'.

@@ -8,5 +8,5 @@ from jaxdc import field, pytree_dataclass, static_field
 @pytree_dataclass  # runtime: raises TypeError
 class Model:
     w: jax.Array
-    sizes: list[int] = field(static=True, default_factory=list)  # E: mypy jaxdc-static
-    names: list[str] = static_field(default_factory=list)  # E: mypy jaxdc-static
+    sizes: list[int] = field(static=True, default_factory=list)  # E: mypy-plugin jaxdc-static: static field 'sizes' of class 'Model' has unhashable type 'list[int]': 'list' is mutable and not hashable. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: use an immutable type such as tuple[...] or frozenset[...], or make 'sizes' a data field.
+    names: list[str] = static_field(default_factory=list)  # E: mypy-plugin jaxdc-static: static field 'names' of class 'Model' has unhashable type 'list[str]': 'list' is mutable and not hashable. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: use an immutable type such as tuple[...] or frozenset[...], or make 'names' a data field.

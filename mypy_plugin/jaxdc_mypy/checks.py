@@ -20,13 +20,14 @@ from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
 from mypy.nodes import CallExpr, ClassDef, Context, Expression, MypyFile, RefExpr, TypeInfo
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Type
+from mypy.types import Instance, Type
 
 from . import compat, messages, names
 from .config import ClassNames, PluginConfig
 from .describe import Describer, class_name
-from .fields import PytreeField, declared_type, declaring_statements, pytree_fields
+from .fields import PytreeField, declaring_statements, pytree_fields
 from .shapes import check_shapes
+from .static_bound import retract_bound_errors
 
 
 class TypeRules:
@@ -89,10 +90,13 @@ class ClassChecker:
 
         A field declared in this class is reported on its own line. An inherited field is
         reported here only if this class changes its type (a generic base specialised,
-        ``class B(A[list[int]])``): otherwise the base already reported it.
+        ``class B(A[list[int]])``): otherwise a base already reported it, or had nothing
+        to report (``class C(B)`` inherits B's ``list[int]`` and B's error).
         """
         rules = self.rules(api)
         cls = class_name(info)
+        defn = info.defn
+        retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
         stacked = _stdlib_dataclass_decorator(info.defn)
         if stacked is not None:
             node = info.has_base(names.PYTREE_NODE)
@@ -102,7 +106,7 @@ class ClassChecker:
             if field.kind not in (DATA, STATIC):
                 continue
             typ = compat.member_type(instance, field.name)
-            if typ is None or (field.owner is not info and typ == declared_type(field)):
+            if typ is None or (field.owner is not info and _inherited_as_is(instance, field, typ)):
                 continue
             if field.kind == STATIC:
                 problem = rules.unhashable_part(typ)
@@ -166,6 +170,17 @@ def _stdlib_dataclass_decorator(defn: ClassDef) -> Expression | None:
         if isinstance(callee, RefExpr) and callee.fullname == names.STDLIB_DATACLASS:
             return decorator
     return None
+
+
+def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
+    """Whether a direct base that has ``field`` declares it with the same type ``typ``
+    (in its own terms: ``Base[T]`` declares ``T``, which ``Base[list[int]]`` changes)."""
+    for base in instance.type.bases:
+        if field.owner in base.type.mro:
+            own = compat.member_type(compat.self_instance(base.type), field.name)
+            if own == typ:
+                return True
+    return False
 
 
 def _where(info: TypeInfo, field: PytreeField) -> Context:

@@ -8,7 +8,10 @@ STATIC = ErrorCode(
 DATA = ErrorCode("jaxdc-data", "Pytree data field whose type is not array-like", "jaxdc")
 SHAPE = ErrorCode("jaxdc-shape", "jaxtyping shape string that is never valid", "jaxdc")
 MUTATION = ErrorCode(
-    "jaxdc-mutation", "jaxdc.attr(...).set() where the runtime forbids the assignment", "jaxdc"
+    "jaxdc-mutation", "A field assigned where the runtime forbids the assignment", "jaxdc"
+)
+JIT = ErrorCode(
+    "jaxdc-jit", "A Static[...] parameter under jax.jit, which does not make it static", "jaxdc"
 )
 # Enabled as a code so `# type: ignore[jaxdc-any]` works; whether it is reported at all is
 # the `check_any` setting (mypy rejects plugin codes in enable_error_code: it validates

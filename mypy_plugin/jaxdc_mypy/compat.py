@@ -8,18 +8,21 @@ releases. When one does, this is the only file to change.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import mypy
+from mypy.errorcodes import ErrorCode
+from mypy.errors import ErrorInfo
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
-from mypy.nodes import FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import Context, FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
 from mypy.options import Options
-from mypy.plugin import CheckerPluginInterface, ClassDefContext
+from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_wildcard_trigger
-from mypy.types import Instance, RawExpressionType, Type, UnboundType
+from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
@@ -90,19 +93,6 @@ def lookup_in_checked_module(api: CheckerPluginInterface, name: str) -> SymbolTa
     return sym
 
 
-def annotation_name(annotation: Type | None) -> str | None:
-    """The name an unanalysed annotation starts with: ``jdc.Static`` for ``jdc.Static[int]``.
-
-    mypy < 2 keeps a whole-string annotation (``x: "Static[int]"``) unparsed as a
-    ``RawExpressionType`` holding the string; newer versions parse it to an ``UnboundType``.
-    """
-    if isinstance(annotation, UnboundType):
-        return annotation.name
-    if isinstance(annotation, RawExpressionType) and isinstance(annotation.literal_value, str):
-        return annotation.literal_value.split("[", 1)[0].strip() or None
-    return None
-
-
 def format_type(typ: Type, options: Options) -> str:
     """A type as mypy prints it in its own messages (``list[int]``, ``int | None``)."""
     return format_type_bare(typ, options)
@@ -120,6 +110,12 @@ def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:
     """
     attributes = info.metadata.get("dataclass", {}).get("attributes", [])
     return [(attr["name"], attr.get("is_in_init", True)) for attr in attributes]
+
+
+def dataclass_initvars(info: TypeInfo) -> list[tuple[str, bool]]:
+    """(name, has_default) of every InitVar pseudo-field, from the same internal JSON."""
+    attributes = info.metadata.get("dataclass", {}).get("attributes", [])
+    return [(a["name"], a.get("has_default", False)) for a in attributes if a.get("is_init_var")]
 
 
 def member_type(instance: Instance, name: str) -> Type | None:
@@ -141,3 +137,58 @@ def self_instance(info: TypeInfo) -> Instance:
     instance = fill_typevars(info)
     assert isinstance(instance, Instance)
     return instance
+
+
+def is_assignment_target(ctx: AttributeContext) -> bool:
+    """Whether the attribute is being assigned, as far as this mypy tells.
+
+    mypy >= 1.13 says so (``is_lvalue``) and also calls the hook, without it, for the value
+    the target had before; older versions call the hook for targets only with no flag.
+    """
+    return getattr(ctx, "is_lvalue", True)
+
+
+def read_only_errors(api: CheckerPluginInterface, context: Context, name: str) -> list[ErrorInfo]:
+    """mypy's ``Property "<name>" ... is read-only`` errors just reported at ``context``.
+
+    mypy reports assigning a field of a frozen dataclass before it calls the attribute hook
+    for that assignment (``checkmember.analyze_var``; mypy < 1.13 may report it twice for a
+    callable-typed field), so they are the last entries of the current file's errors. An
+    error a ``# type: ignore`` silenced is not recorded, and none is found.
+    """
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
+    prefix = f'Property "{name}" defined in "'
+    found = []
+    for info in reversed(reported):
+        if not (
+            info.line == context.line
+            and info.column == context.column
+            and info.message.startswith(prefix)
+            and info.message.endswith('" is read-only')
+        ):
+            break
+        found.append(info)
+    return found
+
+
+def retract(api: CheckerPluginInterface, infos: list[ErrorInfo]) -> None:
+    """Take back errors mypy reported at this very moment (see ``read_only_errors``)."""
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map[errors.file]
+    for info in infos:
+        reported.remove(info)
+
+
+def retract_where(api: CheckerPluginInterface, wanted: Callable[[ErrorInfo], bool]) -> None:
+    """Take back the errors of the file being checked that ``wanted`` picks: semantic
+    analysis reported them, and they stay in mypy's list until the file is checked."""
+    errors = api.msg.errors
+    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
+    reported[:] = [info for info in reported if not wanted(info)]
+
+
+def note(api: CheckerPluginInterface, message: str, context: Context, code: ErrorCode) -> None:
+    """A note under the error mypy just reported (the checker has ``note``, the interface
+    declares only ``fail``)."""
+    api.note(message, context, code=code)  # type: ignore[attr-defined]

@@ -28,7 +28,6 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     NameExpr,
-    PlaceholderNode,
     RefExpr,
     StrExpr,
     TypeInfo,
@@ -37,7 +36,8 @@ from mypy.nodes import (
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.types import Instance, Type, get_proper_type
 
-from . import compat, names
+from . import names
+from .static_spelling import is_static_spelling
 
 _NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
 
@@ -63,7 +63,7 @@ def record_fields(ctx: ClassDefContext) -> list[str] | None:
         if name is None:
             continue
         assert isinstance(stmt, AssignmentStmt)
-        is_static_annotation = _is_static_annotation(stmt.unanalyzed_type, ctx.api)
+        is_static_annotation = _is_static_annotation(stmt, ctx.api)
         if is_static_annotation is None:
             if not ctx.api.final_iteration:
                 ctx.api.defer()
@@ -105,14 +105,6 @@ def own_field_types(info: TypeInfo, kind: str) -> list[Type]:
     return types
 
 
-def declared_type(field: PytreeField) -> Type | None:
-    """The field's type as written in the class that declared it."""
-    sym = field.owner.names.get(field.name)
-    if sym is None or not isinstance(sym.node, Var):
-        return None
-    return sym.node.type
-
-
 def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
     """The ``name: T`` lines of ``info``'s own body (present for classes being checked)."""
     found = {}
@@ -140,18 +132,14 @@ def _field_name(stmt: object, info: TypeInfo) -> str | None:
 
 
 def _is_static_annotation(
-    annotation: Type | None, api: SemanticAnalyzerPluginInterface
+    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface
 ) -> bool | None:
-    """``Static[...]`` as written (any import alias); None while the name is unresolved."""
-    name = compat.annotation_name(annotation)
-    if name is None or annotation is None:
-        return False
-    sym = api.lookup_qualified(name, annotation, suppress_errors=True)
-    if sym is None or sym.node is None:
-        return False
-    if isinstance(sym.node, PlaceholderNode):
-        return None
-    return sym.node.fullname == names.STATIC
+    """Static as written, in any spelling (see ``static_spelling``); None while unresolved."""
+    return is_static_spelling(
+        stmt.type,
+        stmt.unanalyzed_type,
+        lambda name, ctx: api.lookup_qualified(name, ctx, suppress_errors=True),
+    )
 
 
 def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
@@ -160,7 +148,7 @@ def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
     if not (
         isinstance(rvalue, CallExpr)
         and isinstance(rvalue.callee, RefExpr)
-        and rvalue.callee.fullname in (names.FIELD, names.STATIC_FIELD)
+        and rvalue.callee.fullname in (names.FIELD, names.STATIC_FIELD, names.STDLIB_FIELD)
     ):
         return STATIC if is_static_annotation else DATA
     keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True) if name}

@@ -18,8 +18,8 @@ from . import compat, dataclass_options, names
 from .checks import ClassChecker
 from .config import PluginConfig
 from .fields import record_fields
-from .jit import JitChecker
-from .mutation import check_attr_call
+from .jit import JitChecker, check_jax_jit
+from .mutation import check_attr_call, check_field_assignment, copy_type
 from .replace import replace_function_signature, replace_method_signature
 from .types_walk import verdict_classes
 
@@ -36,7 +36,10 @@ class Handlers:
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
         self.jit = JitChecker(self._classes)
+        self.jax_jit = check_jax_jit
         self.attr = check_attr_call
+        self.assign_field = check_field_assignment
+        self.copy_type = copy_type
         self.replace_function_signature = replace_function_signature
         self.replace_method_signature = replace_method_signature
 

@@ -8,6 +8,7 @@ importing them. Dataclass semantics (``__init__``, frozen, ordering) stay mypy's
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Callable
@@ -15,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import _jaxdc_rules
-from mypy.nodes import MypyFile, TypeInfo
+from mypy.nodes import MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
+    AnalyzeTypeContext,
+    AttributeContext,
     ClassDefContext,
     FunctionContext,
     FunctionSigContext,
@@ -28,7 +31,7 @@ from mypy.plugin import (
 )
 from mypy.types import CallableType, Type
 
-from . import compat, config, names
+from . import compat, config, names, static_spelling
 
 if TYPE_CHECKING:
     from .handlers import Handlers
@@ -45,6 +48,8 @@ class JaxdcPlugin(Plugin):
             raise SystemExit(2) from None
         self._config_data = {"config": self._config.to_json(), "plugin": _source_digest()}
         self._loaded: Handlers | None = None
+        # Fullname -> whether it is `S = jdc.Static` (see `get_type_analyze_hook`).
+        self._bare_static_aliases: dict[str, bool] = {}
 
     @property
     def _handlers(self) -> Handlers:
@@ -60,6 +65,34 @@ class JaxdcPlugin(Plugin):
         return sym.node.fullname if sym is not None and isinstance(sym.node, TypeInfo) else None
 
     # --- semantic analysis: record field kinds --------------------------------------------
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        """``S = jdc.Static`` then ``x: S[int]``: ``Static[int]``, as pyright and the runtime
+        read it (mypy follows the typing spec, for which ``S`` is ``Static[Any]``).
+
+        Called for every name in every annotation mypy analyses, so answers are memoised
+        (a lookup each time would cost ~5% of a cold run); ``get_additional_deps`` forgets
+        a module's answers when the daemon re-reads it.
+        """
+        bare = self._bare_static_aliases.get(fullname)
+        if bare is None:
+            bare = static_spelling.is_bare_static_alias(self.lookup_fully_qualified(fullname))
+            if bare is None:
+                return None  # not analysed yet: mypy defers, and asks again
+            self._bare_static_aliases[fullname] = bare
+        return self._subscript_static if bare else None
+
+    def _subscript_static(self, ctx: AnalyzeTypeContext) -> Type:
+        static = self.lookup_fully_qualified(names.STATIC)
+        assert static is not None and isinstance(static.node, TypeAlias)
+        return static_spelling.subscript_static(static.node, ctx)
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        if self._bare_static_aliases:  # the daemon re-reads an edited module
+            prefix = file.fullname + "."
+            for name in [n for n in self._bare_static_aliases if n.startswith(prefix)]:
+                del self._bare_static_aliases[name]
+        return []
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         if fullname == names.DECORATOR:
@@ -84,8 +117,21 @@ class JaxdcPlugin(Plugin):
             return self._handlers.check_decorated
         if fullname == names.JIT:
             return self._handlers.jit
+        if fullname == names.JAX_JIT:
+            return self._handlers.jax_jit
         if fullname == names.ATTR:
             return self._handlers.attr
+        if fullname == names.COPY_AND_MUTATE:
+            return self._handlers.copy_type
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        # Called for every attribute of every class: answer from the class's metadata.
+        owner, _, name = fullname.rpartition(".")
+        sym = self.lookup_fully_qualified(owner) if owner else None
+        info = sym.node if sym is not None else None
+        if isinstance(info, TypeInfo) and any(names.METADATA_KEY in c.metadata for c in info.mro):
+            return functools.partial(self._handlers.assign_field, name)
         return None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

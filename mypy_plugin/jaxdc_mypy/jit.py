@@ -1,18 +1,38 @@
-"""``@jaxdc.jit`` / ``@jaxdc.jit(...)``: parameters annotated ``Static[...]`` must be hashable.
+"""``Static[...]`` parameters of jitted functions.
 
-JAX uses static arguments as jit cache keys, so the rule is the one for static fields.
+- ``@jaxdc.jit`` / ``@jaxdc.jit(...)`` makes them static, so they must be hashable: JAX uses
+  static arguments as jit cache keys, the rule is the one for static fields.
+- ``@jax.jit`` / ``@jax.jit(...)`` does not read the annotation: a ``Static[...]`` parameter
+  not named in ``static_argnames``/``static_argnums`` is traced, which the annotation says
+  it must not be.
+
 The marker is only visible in the function's unanalysed signature, resolved in the
 module being checked (any import alias of ``Static`` works).
 """
 
 from __future__ import annotations
 
-from mypy.nodes import CallExpr, Decorator, FuncDef
-from mypy.plugin import FunctionContext
+from collections.abc import Iterator
+
+from mypy.nodes import (
+    Argument,
+    CallExpr,
+    Decorator,
+    Expression,
+    FuncDef,
+    IntExpr,
+    ListExpr,
+    StrExpr,
+    SymbolTableNode,
+    TupleExpr,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext
 from mypy.types import CallableType, Type
 
-from . import compat, messages, names, syntax
+from . import compat, messages, syntax
 from .checks import ClassChecker
+from .static_bound import retract_bound_errors
+from .static_spelling import is_static_spelling
 
 
 class JitChecker:
@@ -26,21 +46,67 @@ class JitChecker:
         return ctx.default_return_type
 
     def _check(self, func: FuncDef, ctx: FunctionContext) -> None:
-        written, analysed = func.unanalyzed_type, func.type
-        if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
-            return
         rules = self._classes.rules(ctx.api)
-        for argument, annotation, typ in zip(func.arguments, written.arg_types, analysed.arg_types):
-            name = compat.annotation_name(annotation)
-            if name is None:
-                continue
-            sym = compat.lookup_in_checked_module(ctx.api, name)
-            if sym is None or sym.node is None or sym.node.fullname != names.STATIC:
-                continue
+        static = list(_static_parameters(func, ctx.api))
+        retract_bound_errors(ctx.api, {argument.line for _, argument, _ in static})
+        for _, argument, typ in static:
             problem = rules.unhashable_part(typ)
             if problem is not None:
                 message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
                 message.report(ctx.api, argument)
+
+
+def check_jax_jit(ctx: FunctionContext) -> Type:
+    """Function hook for ``jax.jit``: ``Static[...]`` parameters it is not told about."""
+    func = _jitted_function(ctx)
+    static = _named_static(ctx.context) if func is not None else None
+    if func is None or static is None:
+        return ctx.default_return_type
+    for index, argument, _ in _static_parameters(func, ctx.api):
+        name = argument.variable.name
+        if name not in static and index not in static:
+            messages.jax_jit_ignores_static(name, func.name).report(ctx.api, argument)
+    return ctx.default_return_type
+
+
+def _static_parameters(
+    func: FuncDef, api: CheckerPluginInterface
+) -> Iterator[tuple[int, Argument, Type]]:
+    """(position, argument, analysed type) of each parameter annotated ``Static[...]``,
+    however spelled (``static_spelling``)."""
+    written, analysed = func.unanalyzed_type, func.type
+    if not isinstance(written, CallableType) or not isinstance(analysed, CallableType):
+        return
+
+    def lookup(name: str, _: object) -> SymbolTableNode | None:
+        return compat.lookup_in_checked_module(api, name)
+
+    parameters = zip(func.arguments, written.arg_types, analysed.arg_types, strict=False)
+    for index, (argument, annotation, typ) in enumerate(parameters):
+        if is_static_spelling(typ, annotation, lookup):
+            yield index, argument, typ
+
+
+def _named_static(context: object) -> set[str | int] | None:
+    """The names and positions ``jax.jit(...)`` makes static (none for bare ``@jax.jit``);
+    None when they are not literals, so nothing can be said."""
+    if not isinstance(context, CallExpr):
+        return set()
+    named: set[str | int] = set()
+    for keyword, value in zip(context.arg_names, context.args, strict=True):
+        if keyword in ("static_argnames", "static_argnums"):
+            literals = _literals(value)
+            if literals is None:
+                return None
+            named |= literals
+    return named
+
+
+def _literals(expr: Expression) -> set[str | int] | None:
+    items = expr.items if isinstance(expr, (TupleExpr, ListExpr)) else [expr]
+    if not all(isinstance(item, (StrExpr, IntExpr)) for item in items):
+        return None
+    return {item.value for item in items if isinstance(item, (StrExpr, IntExpr))}
 
 
 def _jitted_function(ctx: FunctionContext) -> FuncDef | None:

@@ -8,6 +8,7 @@ pairs ``ErrorMessage(value, code)``, so no call site can pick the wrong code.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from _jaxdc_rules import messages as text
@@ -16,7 +17,7 @@ from mypy.errorcodes import ErrorCode
 from mypy.nodes import Context
 from mypy.plugin import CheckerPluginInterface
 
-from . import codes
+from . import codes, compat
 
 
 class ErrorMessage(NamedTuple):
@@ -25,6 +26,10 @@ class ErrorMessage(NamedTuple):
 
     def report(self, api: CheckerPluginInterface, context: Context) -> None:
         api.fail(self.value, context, code=self.code)
+
+    def note(self, api: CheckerPluginInterface, context: Context) -> None:
+        """Say it as a note under the error just reported there (mypy's own, say)."""
+        compat.note(api, self.value, context, self.code)
 
 
 def static_unhashable(field: str, cls: str, problem: Problem) -> ErrorMessage:
@@ -56,3 +61,16 @@ def frozen_assignment(path: str | None, cls: str) -> ErrorMessage:
 
 def stacked_dataclass(cls: str, *, node: bool) -> ErrorMessage:
     return ErrorMessage(text.stacked_dataclass(cls, node=node), codes.DECORATOR)
+
+
+def edit_no_such_field(name: str, cls: str, fields: Iterable[str]) -> ErrorMessage:
+    return ErrorMessage(text.edit_no_such_field(name, cls, fields), codes.MUTATION)
+
+
+def read_only_note(name: str, cls: str) -> ErrorMessage:
+    """Under mypy's "Property ... is read-only" on a field of a jaxdc instance."""
+    return ErrorMessage(text.read_only_note(name, cls), codes.MUTATION)
+
+
+def jax_jit_ignores_static(param: str, function: str) -> ErrorMessage:
+    return ErrorMessage(text.jax_jit_ignores_static(param, function), codes.JIT)

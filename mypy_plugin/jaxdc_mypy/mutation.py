@@ -1,80 +1,125 @@
-"""``jaxdc.attr(obj, lambda o: o.a).set(v)``: only where the runtime allows the assignment.
+"""Assigning fields of jaxdc instances, plainly or with ``jaxdc.attr``: checked in place.
 
-The stubs type the path and the value, but cannot say *where* assignment is allowed: the
-runtime permits it on ``self`` inside ``__init__``/``__post_init__`` (never to an excluded
-field, whose value unflatten would drop) and on the object a
-``with jaxdc.copy_and_mutate(...) as new:`` block binds, inside that block. Anywhere else
-``.set()`` raises. The checks are lexical, so correct code never gets an alarm: an object
-that is not a jaxdc class, or a ``where`` that is not a lambda, is left alone.
+Only the two windows of ``windows`` allow it. Inside them the plugin takes back mypy's
+"Property ... is read-only" (the stubs declare every jaxdc class frozen), so ``self.w = x``
+in ``__init__`` and ``new.params.encoder.w = x`` in a ``copy_and_mutate`` block are clean
+while mypy still checks the attribute exists and the value's type. Outside them mypy's
+error stays, with a note naming the fix; a field left out of the pytree gets the runtime's
+own error instead. ``jaxdc.attr(obj, lambda o: o.a.b).set(v)`` follows the same windows.
+
+The copy a block binds is ``Any`` in the stubs (the only type that keeps the block clean
+for checkers without a plugin); the plugin gives it back the type of the original.
 """
 
 from __future__ import annotations
 
-from mypy.nodes import (
-    CallExpr,
-    Expression,
-    FuncItem,
-    IndexExpr,
-    LambdaExpr,
-    MemberExpr,
-    MypyFile,
-    NameExpr,
-    RefExpr,
-    ReturnStmt,
-    WithStmt,
-)
-from mypy.plugin import FunctionContext
-from mypy.types import Instance, Type, get_proper_type
+from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
+from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
+from mypy.types import Instance, Type, TypeVarType, get_proper_type
 
-from . import compat, messages, names, syntax
+from . import compat, messages
 from .describe import class_name
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
+from .windows import Window, find_window
 
-_CONSTRUCTORS = ("__init__", "__post_init__")
+
+def copy_type(ctx: FunctionContext) -> Type:
+    """``copy_and_mutate(obj)``: the copy it yields has the type of ``obj``."""
+    returned = get_proper_type(ctx.default_return_type)
+    if not (ctx.arg_types and ctx.arg_types[0] and isinstance(returned, Instance)):
+        return ctx.default_return_type
+    return returned.copy_modified(args=[ctx.arg_types[0][0]])
+
+
+def check_field_assignment(name: str, ctx: AttributeContext) -> Type:
+    """Attribute hook for the fields of jaxdc classes: ``obj.<name> = value``."""
+    target = ctx.context
+    if not (isinstance(target, MemberExpr) and compat.is_assignment_target(ctx)):
+        return ctx.default_attr_type
+    reported = compat.read_only_errors(ctx.api, target, name)
+    owner = _instance(ctx.type)
+    if not reported or owner is None or not is_pytree_class(owner.type):
+        return ctx.default_attr_type
+    window = _window(target.expr, target, ctx.api)
+    if window is None:
+        messages.read_only_note(name, class_name(owner.type)).note(ctx.api, target)
+        return ctx.default_attr_type
+    compat.retract(ctx.api, reported)
+    problem = _left_out(owner, name, window)
+    if problem is not None:
+        problem.report(ctx.api, target)
+    return ctx.default_attr_type
 
 
 def check_attr_call(ctx: FunctionContext) -> Type:
-    """Function hook for ``jaxdc.attr``."""
+    """Function hook for ``jaxdc.attr(obj, where)``."""
     if len(ctx.args) >= 2 and ctx.args[0] and ctx.args[1]:
-        _check(ctx.args[0][0], ctx.args[1][0], ctx)
+        _check_attr(ctx.args[0][0], ctx.args[1][0], ctx)
     return ctx.default_return_type
 
 
-def _check(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
+def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> None:
     path = _attribute_path(where)
     if isinstance(where, LambdaExpr) and path is None:
         messages.NOT_A_PATH.report(ctx.api, ctx.context)
         return
-    obj_type = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
-    if not isinstance(obj_type, Instance) or not is_pytree_class(obj_type.type):
+    obj_type = _instance(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
+    if obj_type is None or not is_pytree_class(obj_type.type):
         return
-    function = compat.current_function(ctx.api)
-    if _is_self_in_constructor(obj, function):
-        if path:
-            kinds = {field.name: field.kind for field in pytree_fields(obj_type.type)}
-            if kinds.get(path[0]) == EXCLUDED:
-                message = messages.excluded_in_construction(path[0], class_name(obj_type.type))
-                message.report(ctx.api, ctx.context)
-        return
-    root = _root_name(obj)
-    scope = function if function is not None else compat.checked_module(ctx.api)
-    if root is not None and _inside_copy_and_mutate(root, ctx.context.line, scope):
-        return
-    shown = ".".join(path) if path else None
-    messages.frozen_assignment(shown, class_name(obj_type.type)).report(ctx.api, ctx.context)
+    window = _window(obj, ctx.context, ctx.api)
+    # `.set()` on `self` in a constructor assigns `self.<first>`: a longer path assigns a
+    # field of another, finished object.
+    if window is Window.CONSTRUCTOR and path is not None and len(path) > 1:
+        window = None
+    if window is None:
+        shown = _show(path) if path else None
+        messages.frozen_assignment(shown, class_name(obj_type.type)).report(ctx.api, ctx.context)
+    elif path is not None and len(path) == 1 and isinstance(path[0], str):
+        problem = _left_out(obj_type, path[0], window)
+        if problem is not None:
+            problem.report(ctx.api, ctx.context)
 
 
-def _attribute_path(where: Expression) -> list[str] | None:
-    """``lambda o: o.a.b`` -> ["a", "b"]; None if ``where`` is not such a lambda."""
+def _instance(typ: Type) -> Instance | None:
+    """The class instance ``typ`` is, seeing through ``Self`` and other type variables."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, TypeVarType):
+        proper = get_proper_type(proper.upper_bound)
+    return proper if isinstance(proper, Instance) else None
+
+
+def _window(owner: Expression, context: Context, api: CheckerPluginInterface) -> Window | None:
+    module = compat.checked_module(api)
+    return find_window(owner, context.line, compat.current_function(api), module)
+
+
+def _left_out(owner: Instance, name: str, window: Window) -> messages.ErrorMessage | None:
+    """The runtime's error for setting field ``name`` of ``owner`` in ``window``, if any."""
+    fields = pytree_fields(owner.type)
+    if not any(field.name == name and field.kind == EXCLUDED for field in fields):
+        return None
+    cls = class_name(owner.type)
+    if window is Window.CONSTRUCTOR:
+        return messages.excluded_in_construction(name, cls)
+    return messages.edit_no_such_field(name, cls, [field.name for field in fields])
+
+
+# One step of an attribute path: a name (`.a`) or an index (`[0]`, `[key]`, as written).
+Step = str | IndexExpr
+
+
+def _attribute_path(where: Expression) -> list[Step] | None:
+    """``lambda o: o.a.b`` -> ["a", "b"]; ``lambda n: n.layers[0].w`` -> ["layers", <[0]>,
+    "w"]; None if ``where`` is not a one-argument lambda returning such a path."""
     if not isinstance(where, LambdaExpr) or len(where.arguments) != 1:
         return None
     body = where.body.body
     if len(body) != 1 or not isinstance(body[0], ReturnStmt) or body[0].expr is None:
         return None
     expr, path = body[0].expr, []
-    while isinstance(expr, MemberExpr):
-        path.append(expr.name)
-        expr = expr.expr
+    while isinstance(expr, (MemberExpr, IndexExpr)):
+        path.append(expr.name if isinstance(expr, MemberExpr) else expr)
+        expr = expr.expr if isinstance(expr, MemberExpr) else expr.base
     if not path or not isinstance(expr, NameExpr):
         return None
     if expr.name != where.arguments[0].variable.name:
@@ -82,39 +127,19 @@ def _attribute_path(where: Expression) -> list[str] | None:
     return path[::-1]
 
 
-def _is_self_in_constructor(obj: Expression, function: FuncItem | None) -> bool:
-    if function is None or getattr(function, "name", None) not in _CONSTRUCTORS:
-        return False
-    if not function.arguments or not isinstance(obj, NameExpr):
-        return False
-    return obj.node is function.arguments[0].variable
+def _show(path: list[Step]) -> str:
+    """The path as the user wrote it: ``layers[0].w``."""
+    shown = ""
+    for step in path:
+        if isinstance(step, str):
+            shown += f".{step}" if shown else step
+        else:
+            shown += f"[{_source(step.index)}]"
+    return shown
 
 
-def _root_name(obj: Expression) -> NameExpr | None:
-    """``new`` for ``new``, ``new.a.b``, ``new.layers[1]`` (nodes reached through the
-    block's object, including through lists and dicts, are editable too)."""
-    while isinstance(obj, (MemberExpr, IndexExpr)):
-        obj = obj.expr if isinstance(obj, MemberExpr) else obj.base
-    return obj if isinstance(obj, NameExpr) else None
-
-
-def _inside_copy_and_mutate(root: NameExpr, line: int, scope: FuncItem | MypyFile) -> bool:
-    """Whether ``line`` is in the body of ``with jaxdc.copy_and_mutate(...) as <root>:``."""
-    statements = scope.body.body if isinstance(scope, FuncItem) else scope.defs
-    for stmt in syntax.statements(statements, into_definitions=False):
-        if isinstance(stmt, WithStmt) and _binds_copy(stmt, root):
-            if stmt.body.line <= line <= (stmt.body.end_line or stmt.body.line):
-                return True
-    return False
-
-
-def _binds_copy(stmt: WithStmt, root: NameExpr) -> bool:
-    return any(
-        isinstance(expr, CallExpr)
-        and isinstance(expr.callee, RefExpr)
-        and expr.callee.fullname == names.COPY_AND_MUTATE
-        and isinstance(target, NameExpr)
-        and target.node is not None
-        and target.node is root.node
-        for expr, target in zip(stmt.expr, stmt.target)
-    )
+def _source(index: Expression) -> str:
+    value = getattr(index, "value", None)
+    if isinstance(value, (int, str)):
+        return repr(value)
+    return getattr(index, "name", "...")

@@ -7,12 +7,12 @@ reported by mypy's own call checking (codes ``call-arg`` / ``arg-type``).
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED_OPT, ARG_POS, CallExpr
+from mypy.nodes import ARG_NAMED, ARG_NAMED_OPT, ARG_POS, ArgKind, CallExpr
 from mypy.plugin import FunctionSigContext, MethodSigContext
 from mypy.types import CallableType, Instance, Type, get_proper_type
 
 from . import compat, names
-from .fields import is_pytree_class
+from .fields import EXCLUDED, is_pytree_class, pytree_fields
 
 
 def replace_function_signature(ctx: FunctionSigContext) -> CallableType:
@@ -25,10 +25,10 @@ def replace_function_signature(ctx: FunctionSigContext) -> CallableType:
     instance = _pytree_instance(ctx.api.get_expression_type(ctx.args[0][0]))
     if instance is None:
         return signature
-    field_names, types = _init_fields(instance)
+    field_names, kinds, types = _keywords(instance)
     return signature.copy_modified(
         arg_names=[signature.arg_names[0], *field_names],
-        arg_kinds=[signature.arg_kinds[0], *([ARG_NAMED_OPT] * len(field_names))],
+        arg_kinds=[signature.arg_kinds[0], *kinds],
         arg_types=[signature.arg_types[0], *types],
     )
 
@@ -42,12 +42,8 @@ def replace_method_signature(ctx: MethodSigContext) -> CallableType:
     method = instance.type.get("replace")
     if method is None or method.fullname != names.PYTREE_NODE_REPLACE:
         return signature  # the class defines a replace of its own
-    field_names, types = _init_fields(instance)
-    return signature.copy_modified(
-        arg_names=list(field_names),
-        arg_kinds=[ARG_NAMED_OPT] * len(field_names),
-        arg_types=list(types),
-    )
+    field_names, kinds, types = _keywords(instance)
+    return signature.copy_modified(arg_names=field_names, arg_kinds=kinds, arg_types=types)
 
 
 def _pytree_instance(typ: Type) -> Instance | None:
@@ -57,13 +53,28 @@ def _pytree_instance(typ: Type) -> Instance | None:
     return None
 
 
-def _init_fields(instance: Instance) -> tuple[list[str], list[Type]]:
-    """Names and types of the fields ``__init__`` accepts (what replace can change)."""
-    accepted: list[str] = []
+def _keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:
+    """What replace takes, as the runtime does: the fields the pytree carries (``init=False``
+    ones too; a ``pytree=False`` field's new value would revert to its default after
+    ``jit``), optional; and the InitVars ``__post_init__`` is given again, required when
+    they have no default (a class with its own ``__init__`` takes none: replace does not
+    run its ``__post_init__``)."""
+    accepted: list[str | None] = []
+    kinds: list[ArgKind] = []
     types: list[Type] = []
-    for name, in_init in compat.dataclass_fields(instance.type):
+    excluded = {f.name for f in pytree_fields(instance.type) if f.kind == EXCLUDED}
+    for name, _ in compat.dataclass_fields(instance.type):
         typ = compat.member_type(instance, name)
-        if in_init and typ is not None:
+        if typ is not None and name not in excluded:
             accepted.append(name)
+            kinds.append(ARG_NAMED_OPT)
             types.append(typ)
-    return accepted, types
+    init = instance.type.get_method("__init__")
+    init_type = init.type if init is not None else None
+    if isinstance(init_type, CallableType):
+        for name, has_default in compat.dataclass_initvars(instance.type):
+            if name in init_type.arg_names:
+                accepted.append(name)
+                kinds.append(ARG_NAMED_OPT if has_default else ARG_NAMED)
+                types.append(init_type.arg_types[init_type.arg_names.index(name)])
+    return accepted, kinds, types

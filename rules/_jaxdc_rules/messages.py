@@ -339,7 +339,7 @@ def frozen_assignment(path: str | None, cls: str, *, is_field: bool = True) -> s
         target, first, example = "a field", "field", "field"
     else:
         target = f"{'field' if is_field else 'attribute'} '{path}'"
-        first, example = path.split(".")[0], path
+        first, example = re.split(r"[.[]", path, maxsplit=1)[0], path
     return (
         f"cannot assign to {target} of '{cls}': jaxdc instances are frozen, like JAX arrays; "
         f"fields can be set only on `self` in __init__/__post_init__ or inside `with "
@@ -541,6 +541,31 @@ def config_name_not_found(setting: str, name: str, why: str) -> str:
 
 
 # =========================================================================================
+# mypy plugin: assigning fields, Static[...] under jax.jit (appended by the checkers owner)
+# =========================================================================================
+
+
+def read_only_note(name: str, cls: str) -> str:
+    """The note under mypy's "Property ... is read-only" for a field of a jaxdc instance."""
+    return (
+        f"'{cls}' is a frozen jaxdc class: its fields can be set only on `self` in "
+        f"__init__/__post_init__, or on the copy inside `with jaxdc.copy_and_mutate(...)`. "
+        f"Fix: jaxdc.replace(obj, {name}=...), or `with jaxdc.copy_and_mutate(obj) as new: "
+        f"new.{name} = ...`."
+    )
+
+
+def jax_jit_ignores_static(param: str, function: str) -> str:
+    """A ``Static[...]`` parameter of a function jitted with ``jax.jit``, not made static."""
+    return (
+        f"parameter '{param}' of '{function}' is annotated Static[...], but jax.jit does not "
+        f"read that annotation: it traces '{param}' like an array argument. Fix: decorate "
+        f"'{function}' with @jaxdc.jit, which makes Static[...] parameters static, or pass "
+        f"static_argnames=('{param}',) to jax.jit."
+    )
+
+
+# =========================================================================================
 # copy_and_mutate (appended by the copy_and_mutate owner)
 # =========================================================================================
 # Assigning an unknown name inside a block is `edit_no_such_field` (above), shared with the
@@ -676,6 +701,145 @@ def jit_static_value_unknown(function: str) -> str:
 # =========================================================================================
 # serialization (appended by the serialization owner)
 # =========================================================================================
+
+
+def state_dict_needs_instance(function: str, type_: str, *, target: bool = False) -> str:
+    """``to_state_dict(obj)`` / ``from_state_dict(target, ...)`` given something else."""
+    role = " as target" if target else ""
+    return f"{function}() needs an instance of a jaxdc pytree dataclass{role}, got '{type_}'"
+
+
+def state_not_a_dict(path: str, keys: Iterable[str], owner: str, got: str) -> str:
+    return f"{path}: expected a dict with keys {list(keys)} for '{owner}', got '{got}'"
+
+
+def state_keys(
+    path: str,
+    owner: str,
+    keys: Iterable[str],
+    missing: Iterable[str],
+    unknown: Iterable[str],
+    static: Iterable[str],
+) -> str:
+    """A state dict whose keys differ from the target's; ``static``: unknown keys that are
+    static fields of the target (not saved: they come from the target)."""
+    missing, unknown, static = list(missing), list(unknown), list(static)
+    what = "; ".join(
+        part
+        for part in (
+            f"missing key(s) {missing}" if missing else "",
+            f"unknown key(s) {unknown}" if unknown else "",
+        )
+        if part
+    )
+    hint = (
+        f" (static fields such as {static} are not saved: they come from the target)"
+        if static
+        else ""
+    )
+    return f"{path}: {what} for '{owner}'; expected keys: {list(keys)}{hint}"
+
+
+def state_length(path: str, expected: int, got: int) -> str:
+    return f"{path}: expected {expected} items, the state has {got}"
+
+
+def state_leaf_kind(path: str, got: str, target: str, *, structure: bool = False) -> str:
+    """A leaf of another kind than the target's (``got``/``target``: "None", "a dict",
+    "an array of shape (3,)", "a 'str'"); ``structure``: restoring it would add or remove a
+    leaf (None on one side)."""
+    why = " (restoring it would change the tree structure)" if structure else ""
+    return f"{path}: {got} in the state, the target has {target}{why}"
+
+
+def state_shape(path: str, got: tuple[int, ...], target: tuple[int, ...]) -> str:
+    return f"{path}: shape {got} in the state, the target has {target}"
+
+
+def state_dtype(path: str, got: str, target: str) -> str:
+    return f"{path}: dtype {got} in the state, the target has {target}"
+
+
+# =========================================================================================
+# pickling and decorating what cannot be a pytree dataclass (appended by the reliability
+# helper)
+# =========================================================================================
+
+
+def unpickle_fields_changed(cls: str, missing: Iterable[str], unknown: Iterable[str]) -> str:
+    """Pickled data written for another version of the class (fields added or removed)."""
+    parts = []
+    missing, unknown = list(missing), list(unknown)
+    if unknown:
+        parts.append(f"it holds field(s) {unknown} that class '{cls}' no longer has")
+    if missing:
+        parts.append(f"it lacks field(s) {missing} that class '{cls}' has now")
+    return (
+        f"cannot unpickle an instance of '{cls}': the data was written for another version "
+        f"of the class ({'; '.join(parts)}), and restoring it would drop or invent values. "
+        f"Fix: load it with the version that wrote it and convert it explicitly (e.g. "
+        f"through jaxdc.to_state_dict)."
+    )
+
+
+def unpickle_field_count(cls: str, fields: Iterable[str], count: int) -> str:
+    """The older positional format: a tuple of values whose length does not match."""
+    fields = list(fields)
+    return (
+        f"cannot unpickle an instance of '{cls}': the data holds {count} field value(s), the "
+        f"class has {len(fields)} ({', '.join(fields)}), so it was written for another "
+        f"version of the class. Fix: load it with the version that wrote it and convert it "
+        f"explicitly."
+    )
+
+
+def static_alias_arguments(given: int) -> str:
+    """``S[int, str]`` for ``S = jdc.Static`` (mypy's own wording for other aliases)."""
+    return f"Bad number of arguments for type alias, expected 1, given {given}"
+
+
+def decorate_not_a_class(where: str, what: str) -> str:
+    """``@pytree_dataclass`` on a function, an instance, a module, ..."""
+    return (
+        f"{where}() decorates classes, got {what}. Fix: put @{where} on a class statement "
+        f"(class Model: ...)."
+    )
+
+
+def decorate_unsupported_class(where: str, cls: str, kind: str, fix: str) -> str:
+    """``@pytree_dataclass`` on an Enum, a NamedTuple, a TypedDict or a built-in class."""
+    return f"{where}() cannot make {kind} '{cls}' a pytree dataclass. Fix: {fix}."
+
+
+# =========================================================================================
+# replace: what it refuses (appended by the make_replace owner)
+# =========================================================================================
+
+
+def replace_initvar_ignored(name: str, cls: str) -> str:
+    """An InitVar given to ``replace`` of a class whose ``replace`` skips ``__post_init__``."""
+    return (
+        f"replace() got InitVar '{name}' for class '{cls}', which has its own __init__: "
+        f"replace() does not run __post_init__ for it, so the value would be ignored. Fix: "
+        f"construct a new instance, or drop '{name}'."
+    )
+
+
+def replace_excluded_field(name: str, cls: str) -> str:
+    return (
+        f"replace() cannot set field '{name}' of class '{cls}': it is left out of the pytree "
+        f"(pytree=False), so the new value would silently revert to its default after "
+        f"jit/vmap/tree_map. Fix: carry it in the pytree (drop pytree=False), or build a new "
+        f"instance."
+    )
+
+
+def replace_initvar_missing(name: str, cls: str) -> str:
+    return (
+        f"replace() on class '{cls}': InitVar '{name}' must be specified with replace(), as "
+        f"with dataclasses.replace(): __post_init__ runs again and takes it, and it has no "
+        f"default. Fix: jaxdc.replace(obj, ..., {name}=...)."
+    )
 
 
 # =========================================================================================

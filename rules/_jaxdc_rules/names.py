@@ -14,12 +14,15 @@ DECORATOR_CALL = "jaxdc._dataclass.PytreeDataclassDecorator.__call__"
 PYTREE_NODE = "jaxdc._node.PyTreeNode"
 PYTREE_NODE_REPLACE = "jaxdc._node.PyTreeNode.replace"
 STATIC = "jaxdc._static.Static"
+STATIC_MARKER = "jaxdc._static.STATIC_MARKER"  # Annotated[T, STATIC_MARKER]
 FIELD = "jaxdc._field.field"
 STATIC_FIELD = "jaxdc._field.static_field"
 REPLACE = "jaxdc._replace.replace"
 JIT = "jaxdc._jit.jit"
 ATTR = "jaxdc._mutation.attr"
 COPY_AND_MUTATE = "jaxdc._copy_and_mutate.copy_and_mutate"
+# jax.jit, whose static arguments are named in its call, not read from Static[...].
+JAX_JIT = "jax._src.api.jit"
 
 # Key under which a class's own field kinds are stored in ``TypeInfo.metadata``. Metadata
 # is JSON that mypy serialises into its cache, so it is what survives warm runs, parallel

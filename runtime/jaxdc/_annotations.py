@@ -12,7 +12,9 @@ cannot be resolved at runtime (values are still checked at construction).
 from __future__ import annotations
 
 import ast
+import collections.abc
 import sys
+import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,15 +27,17 @@ from jaxdc._static import STATIC_MARKER, is_static_annotation
 __all__ = ["CallerScope", "Namespaces", "UnresolvedName", "caller_scope", "is_static", "resolve"]
 
 _ANNOTATED = {typing.Annotated, typing_extensions.Annotated}
+_UNIONS = {typing.Optional, typing.Union, typing_extensions.Optional, typing_extensions.Union}
 _FRAMEWORK_MODULES = ("jaxdc", "typing", "typing_extensions", "abc", "dataclasses")
 
 
 class UnresolvedName(Exception):
     """An annotation names something that does not exist (yet) at runtime."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, error: Exception | None = None) -> None:
         super().__init__(name)
         self.name = name
+        self.error = error  # what evaluating it raised, if not a NameError
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ class Namespaces:
             return eval(source, dict(self.globalns), dict(self.localns))
         except NameError as exc:
             raise UnresolvedName(exc.name or source) from None
+        except Exception as exc:
+            # `"Later" | None` (str | None), `Static["list[int"]`, `Static[1]`: what cannot
+            # be evaluated is read from its source instead (only the head decides).
+            raise UnresolvedName(source, exc) from None
 
 
 def caller_scope() -> CallerScope | None:
@@ -89,25 +97,78 @@ def _is_framework(module: str) -> bool:
 
 
 def resolve(annotation: Any, ns: Namespaces) -> Any:
-    """The annotation as a runtime object. Raises `UnresolvedName`."""
+    """The annotation as a runtime object, quoted parts inside it resolved too where they
+    can be (`Static["list[int]"]` -> `Static[list[int]]`). Raises `UnresolvedName` when
+    the annotation itself cannot be resolved."""
+    return _resolve_inside(_resolve_top(annotation, ns), ns, frozenset())
+
+
+def _resolve_top(annotation: Any, ns: Namespaces) -> Any:
     while isinstance(annotation, (str, typing.ForwardRef)):  # PEP 563 + quotes: "'T'"
         source = annotation if isinstance(annotation, str) else annotation.__forward_arg__
         annotation = ns.eval(source)
     return annotation
 
 
+def _resolve_inside(annotation: Any, ns: Namespaces, seen: frozenset[str]) -> Any:
+    """Resolve forward references among the type arguments; `seen` stops a recursive
+    alias (`Tree = Union[int, tuple["Tree", ...]]`) from being unfolded forever."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if not args or origin in (typing.Literal, collections.abc.Callable):
+        return annotation  # Literal arguments are values; Callable's are lists
+    if origin is typing.Annotated:
+        args = args[:1]
+    resolved = tuple(_resolve_argument(arg, ns, seen) for arg in args)
+    if all(new is old for new, old in zip(resolved, args, strict=True)):
+        return annotation
+    try:
+        if origin is typing.Annotated:
+            return typing.Annotated[(resolved[0], *annotation.__metadata__)]
+        if origin in (typing.Union, types.UnionType):
+            return typing.Union[resolved]  # noqa: UP007
+        if isinstance(annotation, types.GenericAlias):  # list["int"]
+            return types.GenericAlias(origin, resolved)
+        return annotation.copy_with(resolved)  # typing's generic aliases
+    except (AttributeError, TypeError):  # a special form we cannot rebuild: keep it as is
+        return annotation
+
+
+def _resolve_argument(arg: Any, ns: Namespaces, seen: frozenset[str]) -> Any:
+    if not isinstance(arg, (str, typing.ForwardRef)):
+        return _resolve_inside(arg, ns, seen)
+    source = arg if isinstance(arg, str) else arg.__forward_arg__
+    if source in seen:
+        return arg
+    try:
+        value = _resolve_top(arg, ns)
+    except UnresolvedName:
+        return arg  # judged when a value arrives
+    return _resolve_inside(value, ns, seen | {source})
+
+
 def is_static(annotation: Any, ns: Namespaces) -> bool:
-    """Whether the annotation marks a static field. Raises `UnresolvedName` only when
-    the head of the annotation itself cannot be resolved."""
-    if not isinstance(annotation, (str, typing.ForwardRef)):
-        return is_static_annotation(annotation)
-    source = annotation if isinstance(annotation, str) else annotation.__forward_arg__
+    """Whether the annotation marks a static field (see `is_static_annotation`). Raises
+    `UnresolvedName` only when the head of the annotation itself cannot be resolved."""
+    if isinstance(annotation, (str, typing.ForwardRef)):
+        return _is_static_source(
+            annotation if isinstance(annotation, str) else annotation.__forward_arg__, ns
+        )
+    if typing.get_origin(annotation) is typing.Annotated:
+        return any(meta is STATIC_MARKER for meta in annotation.__metadata__) or is_static(
+            annotation.__origin__, ns
+        )
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):  # Static[T] | None
+        return any(_is_static_member(arg, ns) for arg in typing.get_args(annotation))
+    return False
+
+
+def _is_static_source(source: str, ns: Namespaces) -> bool:
     try:
         value = ns.eval(source)
     except UnresolvedName:
         pass  # the head may still be resolvable: `Static["Later"]`
     else:  # a quoted annotation under PEP 563 evaluates to the inner string
-        return is_static(value, ns) if isinstance(value, str) else is_static_annotation(value)
+        return False if value == source else is_static(value, ns)  # `X = "X"; x: X`
     try:
         node = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:
@@ -115,15 +176,44 @@ def is_static(annotation: Any, ns: Namespaces) -> bool:
     return _node_is_static(node, ns)
 
 
+def _is_static_member(member: Any, ns: Namespaces) -> bool:
+    """A union member: one that cannot be resolved is static only if it says so. A name
+    imported under TYPE_CHECKING in `Optional[Config]` must not make the field undecidable."""
+    try:
+        return is_static(member, ns)
+    except UnresolvedName:
+        source = ast.unparse(member) if isinstance(member, ast.expr) else str(member)
+        if "Static" in source:
+            raise
+        return False
+
+
 def _node_is_static(node: ast.expr, ns: Namespaces) -> bool:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return is_static(node.value, ns)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # Static[T] | None
+        return _is_static_member(node.left, ns) or _is_static_member(node.right, ns)
     if isinstance(node, (ast.Name, ast.Attribute)):
-        return is_static_annotation(ns.eval(ast.unparse(node)))
+        return is_static(ns.eval(ast.unparse(node)), ns)
     if not isinstance(node, ast.Subscript):
-        return False  # unions, calls, ...: never Static at the top level
+        return False  # calls, literals, ...: never Static at the top level
     head = ns.eval(ast.unparse(node.value))
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     if head in _ANNOTATED:
-        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return any(ns.eval(ast.unparse(meta)) is STATIC_MARKER for meta in elements[1:])
+        return any(_is_marker(meta, ns) for meta in elements[1:]) or _node_is_static(
+            elements[0], ns
+        )
+    if head in _UNIONS:  # Optional[Static[T]], Union[Static[T], None]
+        return any(_is_static_member(element, ns) for element in elements)
     return is_static_annotation(head)
+
+
+def _is_marker(metadata: ast.expr, ns: Namespaces) -> bool:
+    """Whether an `Annotated` metadata expression is the static marker. Other metadata may
+    be anything (calls, names defined later): it is only evaluated if it is a name."""
+    if not isinstance(metadata, (ast.Name, ast.Attribute)):
+        return False
+    try:
+        return ns.eval(ast.unparse(metadata)) is STATIC_MARKER
+    except UnresolvedName:
+        return False

@@ -19,13 +19,8 @@ from typing import Any
 
 from jax.tree_util import GetAttrKey
 
-from jaxdc._construct import (
-    excluded_given_error,
-    finish,
-    run_post_init,
-    static_value_error,
-    unknown_fields_error,
-)
+from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
+from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
 
@@ -57,7 +52,9 @@ _BASE_NS: dict[str, Any] = {
     "_jx_finish": finish,
     "_jx_run_post_init": run_post_init,
     "_jx_bad_static": static_value_error,
-    "_jx_unknown_fields": unknown_fields_error,
+    "_jx_unknown": unknown_fields_error,
+    "_jx_refused": refused_field_error,
+    "_jx_initvar_missing": initvar_missing_error,
     "_jx_excluded_given": excluded_given_error,
     "_jx_HAS_FACTORY": _HAS_FACTORY,
     "_jx_U": _UNCHANGED,
@@ -294,13 +291,19 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
 
     Takes the `**changes` dict of the public wrappers as is (forwarding it as keywords
     costs more than the copy) and walks only the changed names. Like
-    `dataclasses.replace`, `__post_init__` runs again (it may validate or derive fields),
-    except for classes with a custom `__init__`, whose construction protocol lacks it.
+    `dataclasses.replace`, `__post_init__` runs again (it may validate or derive fields)
+    with the InitVars given (or their defaults), except for classes with a custom
+    `__init__`, whose construction protocol lacks it. A field left out of the pytree
+    (`pytree=False`) cannot be given: its value would silently revert to its default after
+    `jit`. (`init=False` fields are carried in the pytree, so they can be.)
     """
     cls = spec.cls
     names = [f.name for f in spec.fields]
+    settable = [f.name for f in spec.fields if f.kind != "excluded"]
+    refused = [n for n in names if n not in settable]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []
+    ns: dict[str, Any] = {"_jx_cls": cls}
     lines = ["def replace(_jx_obj, _jx_changes):"]
     uncached = names
     reuse_aux = spec.cached and bool(spec.static) and not post_init
@@ -311,20 +314,22 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         ]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
-    lines += [f"    {n} = _jx_U" for n in initvars]
+    for n in initvars:
+        default = cls.__dataclass_fields__[n].default  # type: ignore[attr-defined]
+        ns[f"_jx_d_{n}"] = _UNCHANGED if default is dataclasses.MISSING else default
+        lines.append(f"    {n} = _jx_d_{n}")
     if reuse_aux:
         lines.append("    _jx_static_changed = False")
     lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
-    for i, n in enumerate(names + initvars):
+    branches = [(n, f"{n} = _jx_v") for n in settable + initvars]
+    branches += [(n, f"_jx_refused(_jx_obj, {n!r})") for n in refused]
+    for i, (n, action) in enumerate(branches):
         flag = "; _jx_static_changed = True" if reuse_aux and n in spec.static else ""
-        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {n} = _jx_v{flag}")
-    unknown = "_jx_unknown_fields(_jx_obj, _jx_changes)"
-    lines.append(f"        else: {unknown}" if names or initvars else f"        {unknown}")
+        lines.append(f"        {'elif' if i else 'if'} _jx_k == {n!r}: {action}{flag}")
+    unknown = "_jx_unknown(_jx_obj, _jx_changes)"
+    lines.append(f"        else: {unknown}" if branches else f"        {unknown}")
     for n in initvars:
-        lines += [
-            f"    if {n} is _jx_U:",
-            f"        raise ValueError(\"InitVar '{n}' must be specified with replace()\")",
-        ]
+        lines += [f"    if {n} is _jx_U:", f"        _jx_initvar_missing(_jx_obj, {n!r})"]
     lines += ["    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
     lines += [f"    _jx_set({n!r}, {n})" for n in names]
     if post_init:
@@ -338,7 +343,6 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         ]
     else:
         lines += _seal_lines(spec, "    ", "_jx_new_obj")
-    ns: dict[str, Any] = {"_jx_cls": cls}
     if not post_init:  # else __post_init__ ends in `finish`, which checks
         lines += _shape_check_lines(spec, ns, "    ", "_jx_new_obj")
     lines.append("    return _jx_new_obj")

@@ -24,7 +24,7 @@ __all__ = [
     "run_post_init",
     "seal",
     "static_value_error",
-    "unknown_fields_error",
+    "static_value_message",
     "wrap_custom_init",
 ]
 
@@ -63,12 +63,11 @@ def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
         try:
             hash(value)
         except TypeError as exc:
-            raise TypeError(
-                _static_value_message(class_name(type(obj)), name, value, exc)
-            ) from None
+            raise TypeError(static_value_message(class_name(type(obj)), name, value, exc)) from None
 
 
-def _static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
+def static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
+    """Why `value` cannot be the static field `name` of `cls_name` (`exc`: hash()'s error)."""
     array = _find_array(value)
     if array is None:
         return messages.static_value_unhashable(name, cls_name, class_name(type(value)), str(exc))
@@ -86,15 +85,6 @@ def _find_array(value: Any) -> Any:
             if (found := _find_array(item)) is not None:
                 return found
     return None
-
-
-def unknown_fields_error(obj: Any, unknown: dict[str, Any]) -> None:
-    """Raise the TypeError for `replace(obj, typo=...)`, listing the valid fields."""
-    spec = spec_of(type(obj))
-    assert spec is not None
-    valid = [f.name for f in spec.fields]
-    names = sorted(set(unknown) - set(valid) - set(spec.initvars))
-    raise TypeError(messages.replace_unknown_fields(names, class_name(type(obj)), valid))
 
 
 def excluded_given_error(obj: Any, name: str) -> None:

@@ -12,12 +12,14 @@ fix instead of silently becoming pytree leaves.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import inspect
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import jax
 import numpy as np
+import typing_extensions
 from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, caller_scope
@@ -107,6 +109,7 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
 
 def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
     """Build the dataclass, decide field kinds (now or lazily), install and register."""
+    _check_decoratable(cls)
     if SPEC_ATTR in cls.__dict__:
         if options:
             raise TypeError(messages.already_decorated(class_name(cls), cls.__name__))
@@ -193,17 +196,76 @@ def _finish_class(
 
 
 def _reduce(self: Any) -> tuple[Any, ...]:
+    """Pickle by field name, so data written for another version of the class is refused
+    by name (`reconstruct`) rather than assigned to the wrong fields."""
     spec = spec_of(type(self))
     assert spec is not None
-    return reconstruct, (type(self), tuple(getattr(self, f.name) for f in spec.fields))
+    return reconstruct, (type(self), {f.name: getattr(self, f.name) for f in spec.fields})
 
 
-def reconstruct(cls: type, values: tuple[Any, ...]) -> Any:
-    """Unpickle / deepcopy: set the fields without running __init__, then seal."""
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or type())
+
+
+def _check_decoratable(cls: Any) -> None:
+    """Only a plain class can become a pytree dataclass. Anything else would fail later
+    with an internal error, or (an Enum, a NamedTuple) half-work as a dataclass."""
+    where = "jaxdc.pytree_dataclass"
+    if not isinstance(cls, type):
+        name = getattr(cls, "__qualname__", None)
+        what = (
+            f"the {type(cls).__name__} '{name}'"
+            if isinstance(name, str)  # a function, a method, a module's member
+            else f"an instance of '{class_name(type(cls))}'"
+        )
+        raise TypeError(messages.decorate_not_a_class(where, what))
+    unsupported = [
+        (
+            issubclass(cls, enum.Enum),
+            "the Enum",
+            "give a pytree dataclass a Static[...] field of this Enum type instead",
+        ),
+        (
+            issubclass(cls, tuple) and hasattr(cls, "_fields"),
+            "the NamedTuple",
+            "JAX already treats NamedTuples as pytrees; drop the decorator, or declare the class "
+            "without the NamedTuple base",
+        ),
+        (
+            typing_extensions.is_typeddict(cls),
+            "the TypedDict",
+            "JAX already treats dicts as pytrees; drop the decorator, or declare a plain class",
+        ),
+        (
+            not cls.__flags__ & _HEAP_TYPE,  # int, str, ...: not made by a class statement
+            "the built-in class",
+            "decorate a class of your own (class Model: ...)",
+        ),
+    ]
+    for applies, kind, fix in unsupported:
+        if applies:
+            raise TypeError(messages.decorate_unsupported_class(where, class_name(cls), kind, fix))
+
+
+def reconstruct(cls: type, values: dict[str, Any] | tuple[Any, ...]) -> Any:
+    """Unpickle / deepcopy: set the fields without running __init__, then seal.
+
+    `values` maps field names to values (a tuple in data pickled by jaxdc before 0.1.0).
+    Data written for another version of the class, with a field since added or removed, is
+    refused naming the fields: restoring it would drop a value or leave a field unset.
+    """
     spec = ensure_spec(cls)
+    names = [f.name for f in spec.fields]
+    if isinstance(values, dict):
+        missing = [n for n in names if n not in values]
+        unknown = [n for n in values if n not in names]
+        if missing or unknown:
+            raise TypeError(messages.unpickle_fields_changed(class_name(cls), missing, unknown))
+        values = tuple(values[n] for n in names)
+    elif len(values) != len(names):
+        raise TypeError(messages.unpickle_field_count(class_name(cls), names, len(values)))
     obj: Any = object.__new__(cls)
-    for f, value in zip(spec.fields, values, strict=True):
-        object.__setattr__(obj, f.name, value)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(obj, name, value)
     seal(obj, spec)
     return obj
 

@@ -3,7 +3,7 @@
 Flatten is `operator.attrgetter("_jaxdc_flat_")`: C code reading the `(children,
 statics)` pair each instance stores when it is created, so flattening runs no Python
 frame per node. Unflatten and flatten-with-keys are generated (see `_codegen`).
-The class is also handed to `_serialization` for flax.serialization support.
+The class is also handed to `_flax` for flax.serialization support.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import operator
 import jax
 
 from jaxdc._codegen import make_flatten, make_flatten_with_keys, make_unflatten
-from jaxdc._serialization import on_new_class
+from jaxdc._flax import on_new_class
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 
 __all__ = ["register"]

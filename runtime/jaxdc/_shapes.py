@@ -219,9 +219,9 @@ def _field(
             annotation = resolve(f.type, ns)
             return _read(cls, f.name, annotation, functools.partial(_resolve_member, ns))
         except UnresolvedName as exc:
+            if isinstance(exc.error, ValueError):  # e.g. jaxtyping rejecting "*a *b" (PEP 563)
+                raise _evaluation_error(cls, f, exc.error, ns) from None
             missing = exc
-        except (ValueError, SyntaxError) as exc:  # e.g. jaxtyping rejecting "*a *b" (PEP 563)
-            raise _evaluation_error(cls, f, exc, ns) from None
     if not final:
         raise missing
     if any(_shape_subscripts(f.type, scopes[-1])):

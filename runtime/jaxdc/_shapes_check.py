@@ -34,12 +34,22 @@ class ShapeError(ValueError):
     other fields of the same instance bound)."""
 
 
-_Array = type(jax.numpy.zeros(()))
+def _array_impl() -> type[jax.Array]:
+    """The concrete class of jax arrays, named without making one: creating an array at
+    import would start JAX's backends (and break code that configures them afterwards)."""
+    try:
+        from jax._src.array import ArrayImpl
+    except ImportError:  # a jax that moved it: `jax.Array` is never a value's exact class,
+        return jax.Array  # so the exact-type fast path below is skipped, nothing else changes
+    return ArrayImpl
+
+
+ARRAY_IMPL = _array_impl()
 
 
 def read_leaf(value: Any) -> tuple[Any, Any] | None:
     """`(shape, dtype)` of a value the checks apply to, or None to skip it."""
-    if value.__class__ is _Array:
+    if value.__class__ is ARRAY_IMPL:
         aval = value.aval
         return aval.shape, aval.dtype
     weak = WEAK_TYPES.get(value.__class__)

@@ -18,7 +18,7 @@ from typing import Any
 
 from jaxdc._codegen import _compile
 from jaxdc._shapes_annotations import ArraySpec, FieldShape
-from jaxdc._shapes_check import ClassShapes, _Array, read_leaf
+from jaxdc._shapes_check import ARRAY_IMPL, ClassShapes, read_leaf
 
 __all__ = ["make_check"]
 
@@ -31,7 +31,7 @@ def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[An
         return slow
     ns: dict[str, Any] = {
         "_jx_slow": slow,
-        "_jx_Array": _Array,
+        "_jx_Array": ARRAY_IMPL,
         "_jx_leaf": read_leaf,
         "_jx_UNSET": _UNSET,
     }

@@ -9,6 +9,7 @@ _P = ParamSpec("_P")
 _P2 = ParamSpec("_P2")
 _R_co = TypeVar("_R_co", covariant=True)
 _S = TypeVar("_S")
+_R2 = TypeVar("_R2")
 
 # Stub-only: the runtime returns `jaxdc._jit.Jitted`, which wraps jax.jit's result and
 # forwards its other attributes. The ParamSpec keeps the wrapped signature, so call sites
@@ -22,8 +23,8 @@ class _Jitted(Generic[_P, _R_co]):
     def __get__(self, instance: None, owner: type[Any] | None = None, /) -> Self: ...
     @overload
     def __get__(
-        self: _Jitted[Concatenate[_S, _P2], _R_co], instance: _S, owner: type[Any] | None = None, /
-    ) -> _Jitted[_P2, _R_co]: ...
+        self: Callable[Concatenate[_S, _P2], _R2], instance: _S, owner: type[Any] | None = None, /
+    ) -> _Jitted[_P2, _R2]: ...
 
 @overload
 def jit(fun: Callable[_P, _R_co]) -> _Jitted[_P, _R_co]: ...

@@ -1,13 +1,24 @@
-from collections.abc import Hashable
-from typing import Annotated, Any, Final, TypeAlias, TypeVar
+from typing import Annotated, Any, Final, Protocol, TypeAlias, TypeVar, type_check_only
 
-# The bound is what makes checkers reject `Static[list[int]]` without a plugin: static values
-# are jit cache keys, so they must be hashable. `type` is listed separately because
-# `type[int]` is hashable at runtime but not a structural `Hashable` for every checker.
-_H = TypeVar("_H", bound=Hashable | type[Any])
+# What a static type must be: static values are jit cache keys. Written as a Protocol rather
+# than `collections.abc.Hashable`: `__eq__` must return bool, which every checker can check,
+# so `Static[jax.Array]` (whose `==` returns an array) is rejected by pyrefly and zuban too,
+# and so are lists, dicts, sets, NumPy arrays and non-frozen dataclasses (`__hash__` None).
+# `type[Any]` because `type[int]` is hashable at runtime but not structurally `Hashable` for
+# every checker; `None` because `None` is not an instance of a Protocol for mypy.
+@type_check_only
+class HashableValue(Protocol):
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+# The type variable's name is the rule: pyright's message for `Static[list[int]]` reads
+# `Could not specialize type "type[StaticTypeMustBeHashable@Static]"`.
+StaticTypeMustBeHashable = TypeVar(
+    "StaticTypeMustBeHashable", bound=HashableValue | type[Any] | None
+)
 
 class _StaticMarker: ...
 
 STATIC_MARKER: Final[_StaticMarker]
 
-Static: TypeAlias = Annotated[_H, STATIC_MARKER]
+Static: TypeAlias = Annotated[StaticTypeMustBeHashable, STATIC_MARKER]

@@ -19,6 +19,7 @@ import jax
 import numpy as np
 from _jaxdc_rules import messages
 
+from jaxdc._construct import static_value_message
 from jaxdc._display import array_summary, class_name
 from jaxdc._edit._views import Record
 
@@ -152,9 +153,20 @@ def field_problem(where: Record | None, owner: type, key: Any, found: tuple[str,
 def static_problem(
     where: Record | None, owner: type, name: str, new: Any, old: Any
 ) -> Problem | None:
-    """A changed static value changes the treedef."""
-    if new is old or new == old:
+    """A changed static value changes the treedef; an unhashable one (an array, a list)
+    cannot be static at all, which is reported as at construction (comparing it with `==`
+    first would raise "truth value of an array is ambiguous")."""
+    if new is old:
         return None
+    try:
+        hash(new)
+    except TypeError as exc:
+        raise TypeError(static_value_message(class_name(owner), name, new, exc)) from None
+    try:
+        if bool(new == old):
+            return None
+    except Exception:  # an __eq__ that cannot answer: treat the value as changed
+        pass
     return Problem(
         where, f".{name}", messages.edit_static_changed(name, class_name(owner), old, new)
     )

@@ -7,4 +7,4 @@ from jaxdc import Static, pytree_dataclass
 
 @pytree_dataclass  # runtime: raises TypeError
 class Model:
-    config: Static[jax.Array]  # type: ignore[jaxdc-static]  # E: mypy-plain unused-ignore
+    config: Static[jax.Array]  # type: ignore[jaxdc-static]  # E: ty invalid-type-arguments  # E: zuban,mypy type-var  # E: mypy unused-ignore

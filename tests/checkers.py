@@ -1,0 +1,687 @@
+"""One harness for every type checker jaxdc supports, and the cases they run on.
+
+Runners (one per checker, each parsing the checker's machine-readable output into
+`Diagnostic`s, errors only: warnings and notes ask nothing of the user):
+
+| checker | command |
+|---|---|
+| `pyright`, `basedpyright` | `--outputjson`, settings in typecheck_cases/pyrightconfig.json |
+| `ty` | `ty check --output-format gitlab` (JSON), settings in typecheck_cases/ty.toml |
+| `pyrefly` | `pyrefly check --output-format json`, settings in typecheck_cases/pyrefly.toml |
+| `zuban` | `zuban check` (its default mode); zuban has no JSON output, so its mypy-style lines |
+| `mypy`, `mypy-plugin` | `mypy --output json`, typecheck_cases/mypy.ini (+ the plugin) |
+
+Cases (`typecheck_cases/**/*.py`) state what every layer must report, next to the code:
+
+- the module docstring's first line names the behaviour (a row of docs/checker-parity.md);
+- `# E: <checker>[,<checker>...] <code>[: <message>]` expects a diagnostic on that line from
+  each listed checker (several markers per line allowed; repeat a marker for a code reported
+  twice). With `: <message>` the message must be exactly that text; the plugin's own codes
+  (`jaxdc-...`) always state their message, so every plugin sentence is pinned somewhere.
+- `# runtime: raises <Exception>` on one line: running the file under Python raises that
+  exception from that line; without it the file must run to completion.
+
+Every line without a marker must be clean: a diagnostic nobody expected is a false alarm.
+`python tests/checkers.py --write-parity` regenerates the table in docs/checker-parity.md.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import configparser
+import dataclasses
+import fcntl
+import importlib
+import json
+import re
+import runpy
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import textwrap
+import traceback
+import venv
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+REPO = Path(__file__).resolve().parent.parent
+CASES_DIR = REPO / "typecheck_cases"
+PARITY_DOC = REPO / "docs" / "checker-parity.md"
+BIN = Path(sys.executable).parent
+PYTHON = sys.executable
+
+PLUGIN_CODE_PREFIX = "jaxdc-"
+# The order of the parity table's columns.
+CHECKERS = ("pyright", "basedpyright", "ty", "pyrefly", "zuban", "mypy", "mypy-plugin")
+TITLES = {"mypy-plugin": "mypy + plugin"}
+
+
+class Diagnostic(NamedTuple):
+    file: str
+    """Path relative to the directory the checker ran in, with `/` separators."""
+    line: int
+    """1-based; a diagnostic a checker reports without a line (mypy: -1) counts on line 1."""
+    code: str
+    message: str
+
+
+def _relative(path: str, root: Path) -> str:
+    candidate = Path(path)
+    if candidate.is_absolute():
+        candidate = candidate.resolve().relative_to(root.resolve())
+    return candidate.as_posix()
+
+
+def _run(
+    command: Sequence[str], cwd: Path, timeout: float = 900
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        list(command), capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False
+    )
+
+
+def _fail(name: str, proc: subprocess.CompletedProcess[str]) -> RuntimeError:
+    return RuntimeError(f"{name} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+
+
+# --- pyright and basedpyright ---------------------------------------------------------------
+
+
+def run_pyright(
+    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, name: str = "pyright"
+) -> list[Diagnostic]:
+    """Errors of one pyright (or basedpyright: same options, same JSON) run in ``root``,
+    resolving imports in the environment of ``python`` (each runner takes it)."""
+    proc = _run([str(BIN / name), "--outputjson", "--pythonpath", python, *paths], root)
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise _fail(name, proc) from None
+    return [
+        Diagnostic(
+            _relative(d["file"], root),
+            d["range"]["start"]["line"] + 1,
+            d.get("rule", "-"),
+            d["message"],
+        )
+        for d in report["generalDiagnostics"]
+        if d["severity"] == "error"
+    ]
+
+
+def run_basedpyright(
+    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON
+) -> list[Diagnostic]:
+    return run_pyright(root, paths, python=python, name="basedpyright")
+
+
+# --- ty ---------------------------------------------------------------------------------------
+
+# ty's GitLab report maps its levels to Code Climate severities.
+_TY_ERRORS = frozenset({"major", "critical", "blocker"})
+
+
+def run_ty(root: Path, paths: Sequence[str] = (".",), *, python: str = PYTHON) -> list[Diagnostic]:
+    proc = _run(
+        [str(BIN / "ty"), "check", "--python", python, "--output-format", "gitlab", *paths], root
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise _fail("ty", proc) from None
+    return [
+        Diagnostic(
+            _relative(d["location"]["path"], root),
+            d["location"]["positions"]["begin"]["line"],
+            d["check_name"],
+            # "<code>: <message>" -> "<message>"
+            d["description"].removeprefix(f"{d['check_name']}: "),
+        )
+        for d in report
+        if d["severity"] in _TY_ERRORS
+    ]
+
+
+# --- pyrefly ----------------------------------------------------------------------------------
+
+
+def run_pyrefly(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) -> list[Diagnostic]:
+    proc = _run(
+        [
+            str(BIN / "pyrefly"),
+            "check",
+            "--python-interpreter-path",
+            python,
+            "--output-format",
+            "json",
+            *paths,
+        ],
+        root,
+    )
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise _fail("pyrefly", proc) from None
+    return [
+        Diagnostic(_relative(d["path"], root), d["line"], d["name"], d["description"])
+        for d in report["errors"]
+        if d["severity"] == "error"
+    ]
+
+
+# --- zuban ------------------------------------------------------------------------------------
+
+_MYPY_TEXT_ERROR = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+
+
+def run_zuban(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) -> list[Diagnostic]:
+    """zuban prints mypy's text format only (no JSON); one error per line with --no-pretty."""
+    proc = _run(
+        [
+            str(BIN / "zuban"),
+            "check",
+            "--python-executable",
+            python,
+            "--show-error-codes",
+            "--no-pretty",
+            "--no-error-summary",
+            *paths,
+        ],
+        root,
+    )
+    if proc.returncode not in (0, 1):
+        raise _fail("zuban", proc)
+    found = []
+    for line in proc.stdout.splitlines():
+        match = _MYPY_TEXT_ERROR.match(line)
+        if match:
+            file = _relative(match["file"], root)
+            found.append(
+                Diagnostic(file, int(match["line"]), match["code"] or "-", match["message"])
+            )
+    return found
+
+
+# --- mypy -------------------------------------------------------------------------------------
+
+# The cases every mypy project test copies: the plugin's own (a package whose modules import
+# each other) and the assignments the plugin accepts in copy_and_mutate blocks and constructors.
+PLUGIN_CASES = (
+    "plugin",
+    "copy_and_mutate_plain_assign.py",
+    "copy_and_mutate_in_methods.py",
+    "copy_and_mutate_checked.py",
+    "custom_init_plain_assign.py",
+)
+
+# The settings of every mypy run in the tests: the cases' own file, so that the warm cache
+# (built once per session with them) is valid for the cases and for every test project:
+# mypy discards cached modules checked under other options.
+MYPY_INI = CASES_DIR / "mypy.ini"
+PRELUDE = "import jax\nimport jax.numpy\nimport numpy\nimport jaxtyping\nimport jaxdc\n"
+
+
+def mypy_settings(*, plugin: bool) -> dict[str, str]:
+    config = configparser.ConfigParser()
+    config.read(MYPY_INI)
+    settings = dict(config["mypy"])
+    if plugin:
+        settings["plugins"] = "jaxdc_mypy"
+    return settings
+
+
+def mypy_ini(*, plugin: bool) -> str:
+    lines = [f"{key} = {value}" for key, value in mypy_settings(plugin=plugin).items()]
+    return "\n".join(["[mypy]", *lines, ""])
+
+
+def pyproject_toml(*, plugin: bool = True) -> str:
+    """The same settings as a pyproject.toml, for projects that add `[tool.jaxdc-mypy]`."""
+    lines = []
+    for key, value in mypy_settings(plugin=plugin).items():
+        if key == "plugins":
+            lines.append(f'{key} = ["{value}"]')
+        else:
+            lines.append(f"{key} = {value.lower()}")
+    return "\n".join(["[tool.mypy]", *lines, ""])
+
+
+@dataclasses.dataclass(frozen=True)
+class MypyRun:
+    exit_code: int
+    stdout: str
+    stderr: str
+    root: Path
+
+    def _entries(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.stdout.splitlines() if line.startswith("{")]
+
+    def _by_severity(self, severity: str) -> list[Diagnostic]:
+        return [
+            Diagnostic(
+                _relative(d["file"], self.root), max(d["line"], 1), d["code"] or "-", d["message"]
+            )
+            for d in self._entries()
+            if d["severity"] == severity
+        ]
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return self._by_severity("error")
+
+    @property
+    def diagnostics(self) -> set[tuple[str, int, str]]:
+        """(file, line, code) of each error."""
+        return {(d.file, d.line, d.code) for d in self.errors}
+
+    @property
+    def notes(self) -> list[Diagnostic]:
+        """Notes: standalone ones, and those mypy's JSON folds into an error's ``hint``
+        (with the error's code)."""
+        attached = [
+            Diagnostic(_relative(d["file"], self.root), max(d["line"], 1), d["code"] or "-", hint)
+            for d in self._entries()
+            if d["severity"] == "error" and d.get("hint")
+            for hint in d["hint"].splitlines()
+        ]
+        return sorted([*self._by_severity("note"), *attached])
+
+    def messages(self, code: str) -> list[str]:
+        return [d.message for d in self.errors if d.code == code]
+
+    def check(self) -> MypyRun:
+        """Self, after making sure mypy ran (an internal error or a crash is no result)."""
+        if self.exit_code not in (0, 1) or (self.exit_code == 1 and not self.errors):
+            raise RuntimeError(f"mypy failed ({self.exit_code}):\n{self.stdout}\n{self.stderr}")
+        return self
+
+
+def mypy_command(python: str = PYTHON) -> list[str]:
+    return [python, "-m", "mypy"]
+
+
+def run_mypy(
+    root: Path,
+    args: Sequence[str] = (".",),
+    *,
+    cache_dir: Path,
+    command: Sequence[str] | None = None,
+    python: str | None = None,
+    timeout: float = 900,
+) -> MypyRun:
+    """One mypy run in ``root`` (``command``: another mypy; ``python``: check against the
+    packages of another environment)."""
+    where = ["--python-executable", python] if python else []
+    proc = _run(
+        [
+            *(command or mypy_command()),
+            *where,
+            "--cache-dir",
+            str(cache_dir),
+            "--output",
+            "json",
+            *args,
+        ],
+        root,
+        timeout,
+    )
+    return MypyRun(proc.returncode, proc.stdout, proc.stderr, root)
+
+
+def run_mypy_on_cases(root: Path, *, plugin: bool, cache_dir: Path) -> list[Diagnostic]:
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "mypy.ini"
+        config.write_text(mypy_ini(plugin=plugin))
+        return (
+            run_mypy(root, ["--config-file", str(config), "."], cache_dir=cache_dir).check().errors
+        )
+
+
+def build_warm_cache(shared: Path, copy_to: Path, *, command: Sequence[str] | None = None) -> Path:
+    """Bring the persisted cache ``shared`` up to date for jax, numpy, jaxtyping and jaxdc
+    under the plugin settings, and copy it to ``copy_to`` (a cold mypy over jax takes ~15 s,
+    so every project and the cases start from this copy)."""
+    shared.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        prelude = Path(tmp)
+        (prelude / "pyproject.toml").write_text(pyproject_toml(plugin=True))
+        (prelude / "prelude.py").write_text(PRELUDE)
+        with open(shared.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers take turns
+            run = run_mypy(prelude, ["prelude.py"], cache_dir=shared, command=command)
+            if run.exit_code != 0:
+                raise RuntimeError(f"warm-cache build failed:\n{run.stdout}\n{run.stderr}")
+            shutil.copytree(shared, copy_to)
+    return copy_to
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Write each file (a path relative to ``root``), dedented."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+@dataclasses.dataclass
+class Project:
+    """A temporary project checked by mypy + plugin, starting from a copy of the warm cache."""
+
+    root: Path
+    cache_dir: Path
+    command: Sequence[str] | None = None
+    """How to run mypy (default: this venv's)."""
+
+    @classmethod
+    def create(cls, where: Path, warm: Path, command: Sequence[str] | None = None) -> Project:
+        root = where / "project"
+        root.mkdir()
+        (root / "pyproject.toml").write_text(pyproject_toml(plugin=True))
+        cache_dir = where / "cache"
+        shutil.copytree(warm, cache_dir)
+        return cls(root, cache_dir, command)
+
+    def write(self, files: dict[str, str]) -> None:
+        write_files(self.root, files)
+
+    def copy_cases(self, *names: str) -> None:
+        """Copy case files (paths relative to typecheck_cases/, packages as directories)."""
+        for name in names:
+            source = CASES_DIR / name
+            if source.is_dir():
+                shutil.copytree(source, self.root / name)
+            else:
+                (self.root / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(source, self.root / name)
+
+    def mypy(self, *args: str) -> MypyRun:
+        return run_mypy(self.root, args or (".",), cache_dir=self.cache_dir, command=self.command)
+
+    def dmypy(self, *args: str) -> MypyRun:
+        """``dmypy run`` in the project: the daemon starts on the first call and keeps its
+        state between calls until ``stop_dmypy``."""
+        proc = _run(
+            [
+                *self._dmypy(),
+                "run",
+                "--",
+                "--cache-dir",
+                str(self.cache_dir),
+                "--output",
+                "json",
+                *(args or (".",)),
+            ],
+            self.root,
+        )
+        return MypyRun(proc.returncode, proc.stdout, proc.stderr, self.root)
+
+    def stop_dmypy(self) -> None:
+        _run([*self._dmypy(), "stop"], self.root, timeout=60)
+
+    def _dmypy(self) -> list[str]:
+        return [str(BIN / "dmypy"), "--status-file", str(self.root.parent / "dmypy.json")]
+
+    def expected(self, checker: str = "mypy-plugin") -> set[tuple[str, int, str]]:
+        """(file, line, code) of the project's markers for ``checker``."""
+        return set(expectations(load_markers(self.root, plugin_messages=False), checker))
+
+    def problems(self, run: MypyRun, checker: str = "mypy-plugin") -> list[str]:
+        """What ``run`` got wrong against the project's markers (messages included)."""
+        return compare(checker, load_markers(self.root), run.check().errors)
+
+
+def bare_venv(env_dir: Path) -> tuple[Path, Path]:
+    """A venv without jaxdc that imports jax & co. from this one: (python, site-packages).
+
+    Only this venv's site-packages is linked, not its .pth files, so the editable jaxdc
+    stays invisible: what a checker finds of jaxdc there is what the caller installs.
+    """
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    (site / "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    return python, site
+
+
+# --- the cases ----------------------------------------------------------------------------
+
+_MARKER = re.compile(
+    r"#\s*E:\s*(?P<checkers>[\w,-]+)\s+(?P<code>[\w-]+)(?::\s*(?P<message>.*?))?\s*(?=#\s*E:|#\s*runtime:|$)"
+)
+_RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
+
+Counter = collections.Counter[tuple[str, int, str]]
+
+
+class Marker(NamedTuple):
+    file: str
+    line: int
+    checker: str
+    code: str
+    message: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    path: Path
+    name: str
+    """Path relative to typecheck_cases/, with `/` separators."""
+    behaviour: str
+    raises: tuple[int, str] | None
+    """(line, exception class name) if running the case must raise."""
+    markers: tuple[Marker, ...]
+
+
+def parse_markers(name: str, source: str, *, plugin_messages: bool = True) -> list[Marker]:
+    """The markers of one file; ``plugin_messages``: the plugin's own codes must state their
+    message (required of the cases; a test project may check messages another way)."""
+    markers = []
+    for lineno, line in enumerate(source.splitlines(), start=1):
+        found = list(_MARKER.finditer(line))
+        if len(found) != line.count("# E:"):
+            raise ValueError(
+                f"{name}:{lineno}: write `# E: <checker>[,<checker>] <code>[: <message>]`"
+            )
+        for match in found:
+            for checker in match["checkers"].split(","):
+                if checker not in CHECKERS:
+                    raise ValueError(f"{name}:{lineno}: unknown checker {checker!r}")
+                code, message = match["code"], match["message"]
+                if plugin_messages and code.startswith(PLUGIN_CODE_PREFIX) and not message:
+                    raise ValueError(f"{name}:{lineno}: state the plugin's message for {code}")
+                markers.append(Marker(name, lineno, checker, code, message or None))
+    return markers
+
+
+def load_markers(root: Path, *, plugin_messages: bool = True) -> list[Marker]:
+    return [
+        marker
+        for path in sorted(root.rglob("*.py"))
+        for marker in parse_markers(
+            path.relative_to(root).as_posix(), path.read_text(), plugin_messages=plugin_messages
+        )
+    ]
+
+
+def load_case(path: Path) -> Case:
+    name = path.relative_to(CASES_DIR).as_posix()
+    source = path.read_text()
+    docstring = ast.get_docstring(ast.parse(source))
+    if not docstring and path.name != "__init__.py":
+        raise ValueError(f"{name}: a case starts with a docstring naming its behaviour")
+    raises = [
+        (lineno, marker.group(1))
+        for lineno, line in enumerate(source.splitlines(), start=1)
+        if (marker := _RUNTIME_MARKER.search(line))
+    ]
+    if len(raises) > 1:
+        raise ValueError(f"{name}: only the first rejected line can raise at runtime")
+    return Case(
+        path=path,
+        name=name,
+        behaviour=docstring.splitlines()[0] if docstring else "",
+        raises=raises[0] if raises else None,
+        markers=tuple(parse_markers(name, source)),
+    )
+
+
+def load_cases() -> list[Case]:
+    return [load_case(path) for path in sorted(CASES_DIR.rglob("*.py"))]
+
+
+def expectations(markers: Iterable[Marker], checker: str) -> Counter:
+    return collections.Counter((m.file, m.line, m.code) for m in markers if m.checker == checker)
+
+
+def compare(checker: str, markers: Iterable[Marker], got: Iterable[Diagnostic]) -> list[str]:
+    """Readable lines for every missing, unexpected or differently worded diagnostic."""
+    mine = [m for m in markers if m.checker == checker]
+    want = expectations(mine, checker)
+    reported = collections.defaultdict(list)
+    for d in got:
+        reported[(d.file, d.line, d.code)].append(d.message)
+    problems = []
+    for key in sorted(want.keys() | reported.keys()):
+        file, line, code = key
+        missing = want[key] - len(reported[key])
+        if missing > 0:
+            problems.append(f"{file}:{line}: {checker} {code}: expected, not reported")
+        for message in reported[key][want[key] :] if missing < 0 else []:
+            problems.append(f"{file}:{line}: {checker} {code}: unexpected: {message}")
+        for marker in mine if reported[key] else []:
+            if (marker.file, marker.line, marker.code) == key and marker.message is not None:
+                if marker.message not in reported[key]:
+                    problems.append(
+                        f"{file}:{line}: {checker} {code}: expected message\n  {marker.message}\n"
+                        f"got\n  " + "\n  ".join(reported[key])
+                    )
+    return problems
+
+
+def run_checker(checker: str, *, mypy_cache: Path | None = None) -> list[Diagnostic]:
+    """One run of ``checker`` over typecheck_cases/ (mypy needs a cache directory)."""
+    if checker in ("mypy", "mypy-plugin"):
+        assert mypy_cache is not None
+        return run_mypy_on_cases(CASES_DIR, plugin=checker == "mypy-plugin", cache_dir=mypy_cache)
+    runner = {
+        "pyright": run_pyright,
+        "basedpyright": run_basedpyright,
+        "ty": run_ty,
+        "pyrefly": run_pyrefly,
+        "zuban": run_zuban,
+    }[checker]
+    return runner(CASES_DIR)
+
+
+# --- running the cases under Python -----------------------------------------------------------
+
+# What running a case raised: (line in the case, the exception's MRO class names), or None.
+Raised = tuple[int, list[str]] | None
+
+
+def run_cases_in_python(cases: Iterable[Case]) -> dict[str, Raised]:
+    """Run every case under plain Python in ONE fresh interpreter (jax is imported once)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
+        proc = _run(
+            [PYTHON, __file__, "--run-cases", out.name, *(str(c.path) for c in cases)], CASES_DIR
+        )
+        if proc.returncode != 0:
+            raise _fail("case runner", proc)
+        outcomes: dict[str, list[Any] | None] = json.load(out)
+    return {name: (raised[0], raised[1]) if raised else None for name, raised in outcomes.items()}
+
+
+def _run_cases_main(out: str, paths: list[str]) -> None:
+    sys.path.insert(0, str(CASES_DIR))  # a case in a package imports its own modules
+    outcomes: dict[str, Raised] = {}
+    for path in paths:
+        full = str(Path(path).resolve())
+        name = Path(full).relative_to(CASES_DIR).as_posix()
+        try:
+            if (Path(full).parent / "__init__.py").exists():  # relative imports need the package
+                module = name.removesuffix(".py").replace("/", ".")
+                if module.endswith(".__init__"):
+                    importlib.import_module(module.removesuffix(".__init__"))
+                else:
+                    runpy.run_module(module, run_name="__main__")
+            else:
+                runpy.run_path(full, run_name="__main__")
+        except Exception as exc:
+            tb = traceback.extract_tb(exc.__traceback__)
+            line = [f.lineno or 0 for f in tb if f.filename == full][-1]
+            outcomes[name] = (line, [cls.__name__ for cls in type(exc).__mro__])
+        else:
+            outcomes[name] = None
+    Path(out).write_text(json.dumps(outcomes))
+
+
+def runtime_problems(cases: Iterable[Case], outcomes: dict[str, Raised]) -> list[str]:
+    problems = []
+    for case in cases:
+        raised = outcomes[case.name]
+        if raised is None:
+            if case.raises is not None:
+                problems.append(f"{case.name}: ran through, expected {case.raises[1]}")
+            continue
+        line, names = raised
+        if case.raises is None:
+            problems.append(f"{case.name}:{line}: raised {names[0]} under plain Python")
+        elif case.raises[1] not in names or case.raises[0] != line:
+            problems.append(
+                f"{case.name}:{line}: raised {names[0]}, expected {case.raises[1]} "
+                f"from line {case.raises[0]}"
+            )
+    return problems
+
+
+# --- the parity table -------------------------------------------------------------------------
+
+_BEGIN = "<!-- BEGIN GENERATED by `python tests/checkers.py --write-parity` -->"
+_END = "<!-- END GENERATED -->"
+
+
+def _cell(codes: Iterable[str]) -> str:
+    return ", ".join(f"`{code}`" for code in sorted(set(codes))) or "-"
+
+
+def render_table(cases: Iterable[Case]) -> str:
+    header = " | ".join(TITLES.get(c, c) for c in CHECKERS)
+    rows = [f"| behaviour | case | {header} | runtime |", "|---" * (len(CHECKERS) + 3) + "|"]
+    for case in cases:
+        if not case.behaviour:
+            continue  # a package's __init__.py
+        cells = [_cell(m.code for m in case.markers if m.checker == c) for c in CHECKERS]
+        runtime = f"raises `{case.raises[1]}`" if case.raises else "runs"
+        link = f"[{case.name.removesuffix('.py')}](../typecheck_cases/{case.name})"
+        behaviour = case.behaviour.replace("|", "\\|")  # a bare | would split the cell
+        rows.append(f"| {behaviour} | {link} | " + " | ".join([*cells, runtime]) + " |")
+    return "\n".join(rows)
+
+
+def render_parity(cases: Iterable[Case], document: str) -> str:
+    """``document`` with the text between the markers replaced by the current table."""
+    head, _, rest = document.partition(_BEGIN)
+    _, _, tail = rest.partition(_END)
+    return f"{head}{_BEGIN}\n{render_table(cases)}\n{_END}{tail}"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--run-cases"]:
+        _run_cases_main(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1:] == ["--write-parity"]:
+        PARITY_DOC.write_text(render_parity(load_cases(), PARITY_DOC.read_text()))
+    else:
+        sys.exit("usage: checkers.py --write-parity | --run-cases OUT CASE...")

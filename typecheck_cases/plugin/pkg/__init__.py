@@ -1,0 +1,1 @@
+"""Cases spread over modules, as a package."""

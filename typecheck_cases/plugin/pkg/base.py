@@ -1,0 +1,18 @@
+"""Generic bases: static-ness declared here and inherited by subclasses in other modules."""
+
+from collections.abc import Sequence
+from typing import Generic, TypeVar
+
+from jaxdc import PyTreeNode, Static, pytree_dataclass
+
+T = TypeVar("T")
+
+
+class Base(PyTreeNode, Generic[T]):
+    key: Static[T]  # E: ty invalid-type-arguments
+    value: T
+
+
+@pytree_dataclass
+class Keyed:
+    sizes: Static[Sequence[int]]
