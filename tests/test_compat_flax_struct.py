@@ -176,14 +176,6 @@ def test_pyright_reads_compat_fields_defaults_and_frozenness(
     }
 
 
-_PLUGIN_GAP = (
-    "open, owned by checkers: the mypy plugin does not know jaxdc.compat.flax_struct.dataclass "
-    "as a jaxdc decorator, so a field holding a compat class gets a jaxdc-data false alarm "
-    "and no .replace is added to decorated classes (docs/downstream.md)"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
 def test_mypy_with_the_plugin_reads_compat_fields_defaults_and_frozenness(
     tmp_path: Path, warm_cache: Path
 ) -> None:
@@ -193,7 +185,6 @@ def test_mypy_with_the_plugin_reads_compat_fields_defaults_and_frozenness(
     }
 
 
-@pytest.mark.xfail(strict=True, reason=_PLUGIN_GAP)
 def test_mypy_with_the_plugin_sees_replace_on_decorated_classes(
     tmp_path: Path, warm_cache: Path
 ) -> None:

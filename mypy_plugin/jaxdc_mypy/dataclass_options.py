@@ -16,7 +16,14 @@ from . import names
 
 # Calls whose ``hash=``/``compare=`` keywords are dataclasses' (field specifiers).
 _FIELD_SPECIFIERS = frozenset(
-    {names.STDLIB_FIELD, names.FIELD, names.STATIC_FIELD, "flax.struct.field", "equinox.field"}
+    {
+        names.STDLIB_FIELD,
+        names.FIELD,
+        names.STATIC_FIELD,
+        names.COMPAT_FLAX_FIELD,
+        "flax.struct.field",
+        "equinox.field",
+    }
 )
 _UNKNOWN = object()
 

@@ -17,6 +17,13 @@ STATIC = "jaxdc._static.Static"
 STATIC_MARKER = "jaxdc._static.STATIC_MARKER"  # Annotated[T, STATIC_MARKER]
 FIELD = "jaxdc._field.field"
 STATIC_FIELD = "jaxdc._field.static_field"
+# flax.struct's API over jaxdc (`from jaxdc.compat import flax_struct as struct`): its
+# decorator makes a jaxdc class, its `field(pytree_node=False)` a static field (flax takes
+# `pytree_node` positionally too).
+COMPAT_FLAX_DECORATOR = "jaxdc.compat.flax_struct.dataclass"
+COMPAT_FLAX_FIELD = "jaxdc.compat.flax_struct.field"
+# Decorators that make a jaxdc class.
+DECORATORS = frozenset({DECORATOR, COMPAT_FLAX_DECORATOR})
 REPLACE = "jaxdc._replace.replace"
 JIT = "jaxdc._jit.jit"
 ATTR = "jaxdc._mutation.attr"

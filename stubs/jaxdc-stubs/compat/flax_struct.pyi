@@ -1,6 +1,7 @@
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, overload
 
+from jaxdc._dataclass import PytreeDataclassDecorator as _PytreeDataclassDecorator
 from jaxdc._field import _Missing, field as _jaxdc_field, static_field as _jaxdc_static_field
 from jaxdc._node import PyTreeNode as _JaxdcPyTreeNode
 from typing_extensions import dataclass_transform
@@ -52,7 +53,8 @@ def field(
 ) -> Any: ...
 
 # Both forms of flax's decorator. PEP 681 lets one overload carry dataclass_transform for
-# both; the jaxdc field specifiers are listed too, so mixing the spellings works.
+# both; the jaxdc field specifiers are listed too, so mixing the spellings works. The call
+# form returns jaxdc's decorator type, whose `__call__` the mypy plugin hooks.
 @overload
 @dataclass_transform(
     frozen_default=True, field_specifiers=(field, _jaxdc_field, _jaxdc_static_field)
@@ -69,7 +71,7 @@ def dataclass(
     match_args: bool = True,
     kw_only: bool = False,
     slots: bool = False,
-) -> Callable[[type[_T]], type[_T]]: ...
+) -> _PytreeDataclassDecorator: ...
 @overload
 def dataclass(
     clz: type[_T],
