@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from checkers import Diagnostic
 from migrate import RULES
 from packages import PACKAGES
 from results import Outcome, TestRun
-from triage import Verdict, explain
+from triage import TRIAGE, Verdict, explain
 
 __all__ = ["diff", "test_cell", "write"]
 
@@ -41,13 +42,20 @@ def test_cell(run: TestRun | None) -> str:
     return cell + (" ⏱" if run.timed_out else "")
 
 
+# pyright ends an argument error with the callee's name, which is the wrapper's once a
+# decorator is typed (`in function "__call__"` for a `jdc.jit` function): not part of what
+# is wrong.
+_CALLEE = re.compile(r' in function "[^"]*"$')
+
+
 def _key(d: Diagnostic) -> tuple[str, str, str]:
-    return (d.file, d.code, d.message)
+    return (d.file, d.code, _CALLEE.sub("", d.message))
 
 
 def diff(before: list[Diagnostic], after: list[Diagnostic]) -> tuple[list[Diagnostic], int]:
     """(diagnostics only the jaxdc run has, how many of the baseline's are gone). Lines
-    are not compared: a migration may move them; file, code and message identify one."""
+    are not compared: a migration may move them; file, code and message (without the
+    callee's name, see `_CALLEE`) identify one."""
     budget = Counter(_key(d) for d in before)
     added = []
     for d in after:
@@ -97,8 +105,16 @@ def write(doc: Path, outcomes: list[Outcome]) -> list[str]:
         )
     sections: list[str] = []
     opened: dict[str, dict[Verdict, list[str]]] = {}
+    used: set[Verdict] = set()
     for o in outcomes:
-        sections += _package_section(o, unexplained, opened)
+        sections += _package_section(o, unexplained, opened, used)
+    # An entry nothing matches claims a difference (or a gap) that is gone: delete it.
+    ran = {o.package for o in outcomes}
+    unexplained += [
+        f"{v.package}: stale triage entry, it explains nothing in this run: {v.pattern}"
+        for v in TRIAGE
+        if v.package in ran and v not in used
+    ]
     if opened:
         lines += ["", "## Open jaxdc gaps, by owner", ""]
         for kind, verdicts in sorted(opened.items()):
@@ -115,7 +131,10 @@ def write(doc: Path, outcomes: list[Outcome]) -> list[str]:
 
 
 def _package_section(
-    o: Outcome, unexplained: list[str], opened: dict[str, dict[Verdict, list[str]]]
+    o: Outcome,
+    unexplained: list[str],
+    opened: dict[str, dict[Verdict, list[str]]],
+    used: set[Verdict],
 ) -> list[str]:
     pkg = next(p for p in PACKAGES if p.name == o.package)
     out = ["", f"## {o.package} {o.version} ({o.family})", "", pkg.why + "."]
@@ -137,6 +156,7 @@ def _package_section(
                 unexplained.append(f"{o.package}: test {node}: {message}")
                 rows.append(f"| `{node}` | **unexplained** | {message} |")
             else:
+                used.add(verdict)
                 grouped.setdefault(verdict, []).append(node)
                 _note_open(opened, verdict, f"`{node}`")
         for verdict, nodes in grouped.items():
@@ -186,6 +206,7 @@ def _package_section(
                 unexplained.append(f"{o.package}: {name}: {_render(d)}")
                 out.append(f"| `{text}` | **unexplained** | |")
             else:
+                used.add(verdict)
                 out.append(f"| `{text}` | {verdict.kind} | {verdict.reason} |")
                 _note_open(opened, verdict, f"{name} `{_where(d)}`")
     return out

@@ -21,6 +21,7 @@ import migrate  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
 import triage  # noqa: E402
+from checkers import Diagnostic  # noqa: E402
 from packages import PACKAGES  # noqa: E402
 from results import Outcome  # noqa: E402
 
@@ -74,3 +75,25 @@ def test_migration_rules_rewrite_only_import_lines(tmp_path: Path) -> None:
     changes = migrate.migrate(tmp_path, PACKAGE.family)
     assert [c.after for c in changes] == ["import jaxdc as jdc", "from jaxdc import Static"]
     assert migrate.leftovers(tmp_path, PACKAGE.family) == []
+
+
+def test_a_diagnostic_differing_only_in_the_callee_named_is_the_same() -> None:
+    def error(message: str) -> Diagnostic:
+        return Diagnostic("tests/t.py", 23, "reportArgumentType", message)
+
+    published = error('Argument of type "int" cannot be assigned to "args" in function "make"')
+    jitted = error('Argument of type "int" cannot be assigned to "args" in function "__call__"')
+    assert report.diff([published], [jitted]) == ([], 0)
+    other = error('Argument of type "str" cannot be assigned to "args" in function "make"')
+    assert report.diff([published], [other]) == ([other], 1)
+
+
+def test_a_triage_entry_that_explains_nothing_fails_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stale = triage.Verdict(PACKAGE.name, "a gap since fixed", triage.MISTAKE, "why")
+    monkeypatch.setattr(report, "TRIAGE", (stale,))
+    outcome = Outcome(PACKAGE.name, PACKAGE.version, PACKAGE.family)
+    assert report.write(tmp_path / "downstream.md", [outcome]) == [
+        f"{PACKAGE.name}: stale triage entry, it explains nothing in this run: a gap since fixed"
+    ]
