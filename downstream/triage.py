@@ -8,6 +8,8 @@ never shows an unexplained line. Kinds:
 
 - MISTAKE: a real mistake in the project that jaxdc reports (e.g. an unhashable static).
 - DIFFERENCE: a documented behaviour difference (docs/migrating.md), not a bug.
+- DELIBERATE: misuse a test makes on purpose to see the runtime refuse it; a checker that
+  reports it is right.
 - open(area): a jaxdc gap, owned by that area of the project; it stays listed until fixed.
 """
 
@@ -16,10 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DIFFERENCE", "MISTAKE", "TRIAGE", "Verdict", "explain", "open_in"]
+__all__ = ["DELIBERATE", "DIFFERENCE", "MISTAKE", "TRIAGE", "Verdict", "explain", "open_in"]
 
 MISTAKE = "real mistake in the project"
 DIFFERENCE = "documented difference"
+DELIBERATE = "deliberate misuse in a test"
 
 
 def open_in(area: str) -> str:
@@ -36,26 +39,6 @@ class Verdict:
 
 TRIAGE: tuple[Verdict, ...] = (
     # --- jax_dataclasses 1.6.3's own tests ------------------------------------------------
-    Verdict(
-        "jax_dataclasses",
-        r"test_annotated_arrays::test_(shape_mismatch|batch_axis_mismatch|dtype_mismatch|nested"
-        r"|unannotated|middle_batch_axes)$",
-        DIFFERENCE,
-        "`EnforcedAnnotationsMixin` rejects the mismatch the test builds, with `jdc.ShapeError` "
-        "(a ValueError naming class, field, annotation and shape, as issue 10 decided); the "
-        "test expects jax_dataclasses' AssertionError. (Suggestion for shapes: also deriving "
-        "ShapeError from AssertionError would keep `except AssertionError` code working.)",
-    ),
-    Verdict(
-        "jax_dataclasses",
-        r"test_annotated_arrays::test_valid$",
-        open_in("shapes (issue 10)"),
-        "a field annotated with a dtype only (`Annotated[np.ndarray, jnp.integer]`) takes part "
-        "in the batch axes (`(70,)` against `(7,)` from a shape-annotated field); "
-        "jax_dataclasses skips fields without a shape tuple. Repro: `MnistStructPartial("
-        "image_shape_only=np.zeros((7, 28, 28)), label_dtype_only=np.zeros(70, np.int32))` "
-        "in its test module test_annotated_arrays must give `get_batch_axes() == (7,)`",
-    ),
     Verdict(
         "jax_dataclasses",
         r"test_vmap::test_vmap$",
@@ -84,38 +67,24 @@ TRIAGE: tuple[Verdict, ...] = (
     ),
     Verdict(
         "jax_dataclasses",
-        r"^tests\.test_(copy_and_mutate|cycle):\d+ \[(misc|reportAttributeAccessIssue)\] "
-        r"(Property \"\w+\" defined in \"\w+\" is read-only|Cannot assign to attribute)",
-        open_in("checkers (issue 9 §1)"),
-        "plain assignment inside a `copy_and_mutate` block (`obj.array = ...`) is the library's "
-        "own idiom; both checkers call it read-only (jax_dataclasses' stubs declared its "
-        "classes mutable, so the baseline is silent)",
+        r"^tests\.test_copy_and_mutate:(30|54|78) \[(misc|reportAttributeAccessIssue)\] "
+        r"(Property \"(array|child)\" defined in \"(Bar|Foo)\" is read-only"
+        r"|Cannot assign to attribute)",
+        DELIBERATE,
+        "`obj.array = ...` on a frozen instance, inside `pytest.raises(FrozenInstanceError)`: "
+        "the test checks that the runtime refuses it, and the checkers now refuse it too "
+        "(jax_dataclasses' stubs declared its classes mutable, so the baseline is silent). "
+        "Assignments inside `copy_and_mutate` blocks are clean in both checkers",
     ),
     Verdict(
         "jax_dataclasses",
         r"^tests\.test_copy_and_mutate:\d+ \[(jaxdc-static|reportInvalidTypeForm)\]",
         MISTAKE,
         "`child: jdc.Static[Inner]` with a non-frozen dataclass `Inner` (unhashable): the same "
-        "mistake the runtime rejects (see the test above); pyright's wording (`Could not "
-        "specialize type`) is the checkers' issue 9 item to make self-explanatory",
-    ),
-    Verdict(
-        "jax_dataclasses",
-        r"^tests\.test_variadic_generic_py312:\d+ \[reportArgumentType\]",
-        open_in("checkers"),
-        "pyright: `jdc.jit` on `def make(args: jdc.Static[tuple[*Ts]])` (a TypeVarTuple inside "
-        "Static) binds the argument as `Static[tuple[Unknown]]` and rejects `(1, 2, 3)`; "
-        "Python 3.12 syntax, so this module is left out of the test run but still checked",
+        "mistake the runtime rejects (see the test above); pyright names the rule in its "
+        'message (`Could not specialize type "type[StaticTypeMustBeHashable@Static]"`)',
     ),
     # --- navix 0.7.4 ------------------------------------------------------------------------
-    Verdict(
-        "navix",
-        r"^navix\.(entities|environments\.environment|spaces|agents\.ppo):\d+ \[jaxdc-data\]",
-        open_in("checkers (mypy plugin)"),
-        "false alarm: each field is declared `struct.field(pytree_node=False)` (static), but "
-        "the plugin does not read `jaxdc.compat.flax_struct.field` as a field specifier with "
-        "`pytree_node`, so it checks the field as data",
-    ),
     Verdict(
         "navix",
         r"^navix\.tasks:1[23] \[jaxdc-data\]",
@@ -145,19 +114,6 @@ TRIAGE: tuple[Verdict, ...] = (
         "an array, which ends up in `SearchSummary(qvalues=...)`; pyright sees it now because "
         "it reads the real `__init__` of a jaxdc class (chex's decorator hid it). mctx "
         "silences pytype on the same call (`# pytype: disable=wrong-arg-types`)",
-    ),
-    # --- flashbax 0.1.3 -----------------------------------------------------------------------
-    Verdict(
-        "flashbax",
-        r"^<session>$",
-        open_in("shapes (issue 10)"),
-        "`import jaxdc` initialises JAX's backends: `jaxdc/_shapes_check.py` runs "
-        "`type(jax.numpy.zeros(()))` at import. flashbax's conftest then calls "
-        "`chex.set_n_cpu_devices(2)`, which must run before any JAX operation, and every test "
-        "errors at setup (the same breaks `jax.distributed.initialize()` and device-count "
-        '`XLA_FLAGS` set after importing jaxdc). Repro: `python -c "import jaxdc; from '
-        'jax._src import xla_bridge as xb; print(xb.backends_are_initialized())"` prints '
-        "True (False for `import jax`). Fix: take the array type without creating an array",
     ),
 )
 
