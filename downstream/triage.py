@@ -84,7 +84,29 @@ TRIAGE: tuple[Verdict, ...] = (
         "mistake the runtime rejects (see the test above); pyright names the rule in its "
         'message (`Could not specialize type "type[StaticTypeMustBeHashable@Static]"`)',
     ),
+    # --- gymnax 1.0.1 -----------------------------------------------------------------------
+    Verdict(
+        "gymnax",
+        r"^gymnax\.environments\.\w+\.\w+:\d+ (\[arg-type\] Argument \"\w+\" to \"replace\" of "
+        r"\"EnvState\"|\[return-value\] Incompatible return value type \(got \"tuple\[EnvState,)",
+        MISTAKE,
+        "gymnax annotates `EnvState` fields as `int`/`bool` and stores jax Arrays in them "
+        "(every step under `jit` computes arrays); mypy already reports the same mismatch at "
+        "`EnvState(...)` calls in both runs (e.g. `catch:105`). The plugin now types "
+        '`.replace` on `@struct.dataclass` classes, so each baseline error `"EnvState" has '
+        'no attribute "replace"` is gone and the values passed to it are checked; the '
+        "return-value lines are baseline errors whose `Any` (from the unknown `.replace`) now "
+        "reads `EnvState`",
+    ),
     # --- navix 0.7.4 ------------------------------------------------------------------------
+    Verdict(
+        "navix",
+        r"^navix\.environments\.environment:8[345] \[jaxdc-static\]",
+        MISTAKE,
+        "`observation_space`/`action_space`/`reward_space` are static fields holding a `Space` "
+        "with jax Array fields (unhashable): the plugin reports at the field what the runtime "
+        "rejects at class definition (the test rows below)",
+    ),
     Verdict(
         "navix",
         r"^navix\.tasks:1[23] \[jaxdc-data\]",

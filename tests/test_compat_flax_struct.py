@@ -199,3 +199,56 @@ def test_mypy_with_the_plugin_sees_replace_on_decorated_classes(
     )
     found = {(d.line, d.code) for d in project.mypy("case.py").check().errors}
     assert found == {(16, "arg-type")}  # typed like PyTreeNode.replace: only the wrong value
+
+
+def test_mypy_with_the_plugin_accepts_a_flax_module_as_a_static_field(
+    tmp_path: Path, warm_cache: Path
+) -> None:
+    # navix's `network: ActorCritic = struct.field(pytree_node=False)`: flax makes every
+    # linen Module a dataclass with unsafe_hash=True, so it is a hashable static value.
+    import flax.linen as nn
+
+    class Encoder(nn.Module):
+        width: int = 4
+
+    @struct.dataclass
+    class Agent:
+        network: Encoder = struct.field(pytree_node=False)
+
+    assert hash(Agent(Encoder()).network) == hash(Encoder())  # the runtime accepts it
+    project = checkers.Project.create(tmp_path, warm_cache)
+    project.write(
+        {
+            "case.py": """
+            import flax.linen as nn
+            from jaxdc.compat import flax_struct as struct
+
+
+            class Encoder(nn.Module):
+                width: int = 4
+
+
+            class Hashless(nn.Module):
+                width: int = 4
+
+                def __eq__(self, other: object) -> bool:
+                    return True
+
+                __hash__ = None  # type: ignore[assignment]
+
+
+            @struct.dataclass
+            class Agent:
+                network: Encoder = struct.field(pytree_node=False)
+                critic: Hashless = struct.field(pytree_node=False)
+            """
+        }
+    )
+    errors = project.mypy("case.py").check().errors
+    critic = (
+        (project.root / "case.py")
+        .read_text()
+        .splitlines()
+        .index("    critic: Hashless = struct.field(pytree_node=False)")
+    )
+    assert {(d.line, d.code) for d in errors} == {(critic + 1, "jaxdc-static")}

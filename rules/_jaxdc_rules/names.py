@@ -80,6 +80,10 @@ PYTREE_CONTAINERS = frozenset(
         "flax.core.frozen_dict.FrozenDict",
     }
 )
+# Base classes that make each subclass a dataclass with `unsafe_hash=True` unless it defines
+# `__hash__` (flax.linen modules: hashable, so they can be static fields), where the
+# dataclass_transform the checkers read says nothing about the hash.
+HASHED_DATACLASS_BASES = frozenset({"flax.linen.module.Module"})
 # Base classes of other libraries' pytrees, as users import them (resolved like the
 # ``extra_pytree_bases`` setting, to which they are added).
 KNOWN_PYTREE_BASES = ("equinox.Module", "flax.struct.PyTreeNode")
