@@ -105,7 +105,7 @@ TRIAGE: tuple[Verdict, ...] = (
         MISTAKE,
         "`observation_space`/`action_space`/`reward_space` are static fields holding a `Space` "
         "with jax Array fields (unhashable): the plugin reports at the field what the runtime "
-        "rejects at class definition (the test rows below)",
+        "rejects at class definition (the tests table above)",
     ),
     Verdict(
         "navix",
