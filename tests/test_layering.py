@@ -13,6 +13,7 @@ A new module must be given a layer here: the failure says which.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,34 @@ def test_the_check_catches_a_violation(tmp_path: Path) -> None:
         "pkg.high imports low inside a function",
         "pkg.low (layer 0) imports high (layer 1): only lower layers are allowed",
     ]
+
+
+def _picture_layers() -> tuple[dict[str, int], dict[str, int]]:
+    """The runtime's and the plugin's layers as docs/architecture.md draws them: the
+    plugin's column starts where its heading does; a row starting without a number
+    continues the layer above it; parentheses are comments."""
+    text = (REPO / "docs" / "architecture.md").read_text()
+    heading, *rows = text.split("\n jaxdc (runtime;", 1)[1].split("```", 1)[0].splitlines()
+    split_at = heading.index("jaxdc_mypy") + len(" jaxdc (runtime;")
+    drawn: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    layer = [-1, -1]
+    for row in rows:
+        row = re.sub(r"\([^)]*\)", lambda comment: " " * len(comment[0]), row)
+        for column, part in enumerate((row[:split_at], row[split_at:])):
+            words = part.split()
+            if words and words[0].isdigit():
+                layer[column] = int(words.pop(0))
+            drawn[column].update((word.rstrip("/"), layer[column]) for word in words)
+    return drawn
+
+
+def test_the_architecture_picture_matches_the_tables() -> None:
+    runtime, plugin = _picture_layers()
+    assert runtime == RUNTIME_LAYERS
+    assert plugin == PLUGIN_LAYERS
+
+
+def test_every_runtime_module_has_a_row_in_the_architecture_doc() -> None:
+    text = (REPO / "docs" / "architecture.md").read_text()
+    modules = set(RUNTIME_LAYERS) - {"__init__", "compat", "_edit"}
+    assert {m for m in modules if f"`jaxdc/{m}.py`" not in text} == set()

@@ -83,7 +83,7 @@ def caller_scope() -> CallerScope | None:
     evaluated where the class was written, which may be a function (local imports) or
     code whose globals are not `sys.modules[cls.__module__]` (exec, notebooks).
     """
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and _is_framework(frame.f_globals.get("__name__", "")):
         frame = frame.f_back
     if frame is None:

@@ -26,7 +26,7 @@ dataclasses would generate one.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import jax
 import numpy as np
@@ -97,7 +97,8 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
         if a.shape != b.shape or a.dtype != b.dtype:
             return False
         if jax.dtypes.issubdtype(a.dtype, jax.dtypes.extended):  # PRNG keys: numpy can't
-            a, b = jax.random.key_data(a), jax.random.key_data(b)
+            # (only jax key arrays have an extended dtype, so both are jax.Arrays here)
+            a, b = jax.random.key_data(cast(jax.Array, a)), jax.random.key_data(cast(jax.Array, b))
         return bool(np.array_equal(a, b))
     kind = type(a)
     if kind is not type(b):
