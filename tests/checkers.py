@@ -403,9 +403,9 @@ class Project:
     def mypy(self, *args: str) -> MypyRun:
         return run_mypy(self.root, args or (".",), cache_dir=self.cache_dir, command=self.command)
 
-    def dmypy(self, *args: str) -> MypyRun:
+    def dmypy(self, *args: str, timeout: float = 900) -> MypyRun:
         """``dmypy run`` in the project: the daemon starts on the first call and keeps its
-        state between calls until ``stop_dmypy``."""
+        state between calls until ``stop_dmypy`` (``timeout``: raise TimeoutExpired)."""
         proc = _run(
             [
                 *self._dmypy(),
@@ -418,11 +418,14 @@ class Project:
                 *(args or (".",)),
             ],
             self.root,
+            timeout,
         )
         return MypyRun(proc.returncode, proc.stdout, proc.stderr, self.root)
 
     def stop_dmypy(self) -> None:
-        _run([*self._dmypy(), "stop"], self.root, timeout=60)
+        """``kill``, not ``stop``: a daemon still busy (a run that timed out) never answers
+        ``stop``, and would go on using a core after the test."""
+        _run([*self._dmypy(), "kill"], self.root, timeout=60)
 
     def _dmypy(self) -> list[str]:
         return [str(BIN / "dmypy"), "--status-file", str(self.root.parent / "dmypy.json")]

@@ -144,3 +144,65 @@ def test_an_edit_in_another_module_is_seen(
     finally:
         if daemon:
             project.stop_dmypy()
+
+
+# The daemon re-checks a module with an error on every update. Re-analysing one, mypy adds
+# renamed copies of the methods it generates for dataclasses (`__init__-redefinition`) —
+# a change of the class each time. Verdicts here depend on classes of the same module
+# (`Local` in a function, `Cfg` at top level): when the plugin depended on any change of those
+# classes, each pass queued the next, and the daemon looped until mypy gave up ("Max number
+# of iterations (1000) reached") or, on a larger module, seemingly forever.
+RECHECKED_EVERY_UPDATE = {
+    "local_classes.py": """
+        import dataclasses
+        from typing import Any
+
+        import jax
+        from jaxdc import PyTreeNode, Static, pytree_dataclass
+
+
+        def factory() -> Any:
+            @pytree_dataclass
+            class Local:
+                w: jax.Array
+
+            class LocalNode(PyTreeNode):
+                inner: Local
+
+            return LocalNode
+
+
+        @dataclasses.dataclass(frozen=True)
+        class Cfg:
+            depth: int
+
+
+        @pytree_dataclass
+        class Configured:
+            cfg: Static[Cfg]
+            w: jax.Array
+
+
+        error: int = "not an int"
+        """,
+    "other.py": "x = 1\n",
+}
+ERROR_LINE = {("local_classes.py", 30, "assignment")}
+# An update takes well under a second; this bounds the test when the daemon loops.
+UPDATE_TIMEOUT = 60
+
+
+def test_the_daemon_settles_after_an_update_rechecking_local_dataclasses(
+    project: Project,
+) -> None:
+    project.write(RECHECKED_EVERY_UPDATE)
+    try:
+        assert project.dmypy().check().diagnostics == ERROR_LINE
+        (project.root / "other.py").write_text("x = 2\n")
+        try:
+            update = project.dmypy(timeout=UPDATE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the daemon did not finish an update in {UPDATE_TIMEOUT} s")
+        assert update.check().diagnostics == ERROR_LINE
+    finally:
+        project.stop_dmypy()
