@@ -98,18 +98,21 @@ def _supports_parallel_checking() -> bool:
 
 def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -> None:
     project.copy_cases(*PLUGIN_CASES)
-    cold = project.mypy()
+    cold = project.mypy().check()
     assert not project.problems(cold), "\n".join(project.problems(cold))
     # mypy may list files in another order when some come from the cache.
-    warm = project.mypy()
+    warm = project.mypy().check()
     assert sorted(warm.errors) == sorted(cold.errors)
     if not _supports_parallel_checking():
         pytest.skip("this mypy has no parallel checking (-n)")
-    shutil.rmtree(project.cache_dir)
-    shutil.copytree(warm_cache, project.cache_dir)
-    parallel_cold = project.mypy("-n", "2", ".")
+
+    def cold_cache() -> None:
+        shutil.rmtree(project.cache_dir)
+        shutil.copytree(warm_cache, project.cache_dir)
+
+    parallel_cold = project.mypy_parallel(before_each=cold_cache)
     assert sorted(parallel_cold.errors) == sorted(cold.errors)
-    parallel_warm = project.mypy("-n", "2", ".")
+    parallel_warm = project.mypy_parallel()
     assert sorted(parallel_warm.errors) == sorted(cold.errors)
 
 
