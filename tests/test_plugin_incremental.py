@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from checkers import PLUGIN_CASES, Project, mypy_command
+from test_plugin_config import CONFIGURED, DEFAULT, FILES as CONFIGURABLE, PYPROJECT, TOML_SETTINGS
 
 # `model.Model.key` is static; its type `keys.Key` is a frozen dataclass holding an
 # `inner.Inner`, two modules away from `model`. Editing `inner` decides hashability.
@@ -114,6 +115,18 @@ def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -
     assert sorted(parallel_cold.errors) == sorted(cold.errors)
     parallel_warm = project.mypy_parallel()
     assert sorted(parallel_warm.errors) == sorted(cold.errors)
+
+
+def test_parallel_runs_follow_settings_changes(project: Project) -> None:
+    """Every -n worker reads the settings, and changing them invalidates what workers cached."""
+    if not _supports_parallel_checking():
+        pytest.skip("this mypy has no parallel checking (-n)")
+    project.write(CONFIGURABLE)
+    assert project.mypy_parallel().diagnostics == DEFAULT
+    (project.root / "pyproject.toml").write_text(PYPROJECT + TOML_SETTINGS)
+    assert project.mypy_parallel().diagnostics == CONFIGURED
+    (project.root / "pyproject.toml").write_text(PYPROJECT)
+    assert project.mypy_parallel().diagnostics == DEFAULT
 
 
 @pytest.mark.parametrize(
