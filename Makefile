@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.jaxdc-installed
 
-.PHONY: demo test test-full check test-matrix bench venv clean
+.PHONY: demo test test-full check test-matrix test-downstream bench venv clean
 
 venv: $(STAMP)
 
@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml rules/_jaxdc_rules/__init__.py
 	$(BIN)/pyright --version
 	@# The plugin is also tested against the oldest supported mypy, in its own venv.
 	$(BIN)/python tools/oldest_mypy.py
+	@# make test runs jax_dataclasses' own tests on jaxdc (a slice of make test-downstream).
+	$(BIN)/python downstream/run.py fetch jax_dataclasses
 	@touch $(STAMP)
 
 demo: $(STAMP)
@@ -56,9 +58,26 @@ test-matrix:
 	  $$v/bin/python -m pytest -q -n 2 -p no:cacheprovider; \
 	done
 
+# Real projects' own tests and type checks, as published and migrated to jaxdc; writes
+# docs/downstream.md (downstream/README.md). Its own venv; the first run downloads the pinned
+# packages (network), later runs are offline. Takes ~15 minutes on 2 cores.
+DS_VENV  := .venv-downstream
+DS_STAMP := $(DS_VENV)/.jaxdc-downstream-installed
+
+$(DS_STAMP): downstream/requirements.txt downstream/packages.py pyproject.toml
+	@test -x $(DS_VENV)/bin/python || $(PYTHON) -m venv $(DS_VENV)
+	$(DS_VENV)/bin/python -m pip install -q --upgrade pip
+	$(DS_VENV)/bin/python -m pip install -q -r downstream/requirements.txt -e .
+	$(DS_VENV)/bin/pyright --version
+	$(DS_VENV)/bin/python downstream/run.py fetch
+	@touch $(DS_STAMP)
+
+test-downstream: $(DS_STAMP)
+	$(DS_VENV)/bin/python downstream/run.py run
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .venv-matrix build dist .mypy_cache .pytest_cache
+	rm -rf $(VENV) .venv-matrix $(DS_VENV) downstream/.sdists downstream/.work build dist .mypy_cache .pytest_cache

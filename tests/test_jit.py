@@ -97,7 +97,7 @@ def test_unhashable_static_argument_names_the_parameter(value: object, needle: s
     def scale(x: jax.Array, factors: jdc.Static[tuple[int, ...]]) -> jax.Array:
         return x * len(factors)
 
-    with pytest.raises(TypeError, match="static parameter 'factors' of .*scale") as info:
+    with pytest.raises(TypeError, match=r"static parameter 'factors' of .*scale") as info:
         scale(jnp.ones(1), value)
     assert needle in str(info.value) and "Fix:" in str(info.value)
     with pytest.raises(TypeError, match="static parameter 'factors'"):
@@ -142,15 +142,76 @@ def test_works_under_vmap_and_grad() -> None:
     assert jax.grad(lambda x: f(x, 2))(jnp.ones(3)).tolist() == [2.0] * 3
 
 
-def test_unresolvable_annotation_names_the_parameter() -> None:
-    def f(x: Missing[int]) -> None: ...  # type: ignore[name-defined]  # noqa: F821
+def test_unresolvable_static_annotation_names_the_parameter_at_the_first_call() -> None:
+    # `tc` stands for a module imported only under TYPE_CHECKING.
+    def f(x: jax.Array, n: tc.Static[int]) -> jax.Array:  # type: ignore[name-defined]  # noqa: F821
+        return x
 
-    with pytest.raises(TypeError, match="parameter 'x' of .*f' is static.*'Missing'"):
-        jdc.jit(f)
+    jitted = jdc.jit(f)  # nothing is resolved at decoration
+    with pytest.raises(TypeError, match=r"parameter 'n' of .*f' is static.*'tc'"):
+        jitted(jnp.ones(2), 1)
 
 
-def test_variadic_static_is_rejected() -> None:
+def test_unresolvable_name_without_static_is_a_data_parameter() -> None:
+    def f(x: Missing[int], y: Later) -> jax.Array:  # type: ignore[name-defined]  # noqa: F821
+        return x + y
+
+    assert float(jdc.jit(f)(jnp.float32(1.0), jnp.float32(2.0))) == 3.0
+
+
+def test_variadic_static_is_rejected_at_the_first_call() -> None:
     def f(*xs: jdc.Static[int]) -> None: ...
 
-    with pytest.raises(TypeError, match="parameter 'xs' of .* is variadic"):
-        jdc.jit(f)
+    jitted = jdc.jit(f)
+    with pytest.raises(TypeError, match=r"parameter 'xs' of .* is variadic"):
+        jitted(1)
+
+
+def test_methods_jitted_by_a_class_decorator_resolve_lazily(
+    load_module: Callable[[str], ModuleType],
+) -> None:
+    # jaxlie's pattern: a class decorator jits every method while the class name is not yet
+    # bound in its module, and some annotation types are imported only under TYPE_CHECKING.
+    mod = load_module(
+        """
+        from __future__ import annotations
+        from typing import TYPE_CHECKING
+        import jax
+        import jax.numpy as jnp
+        import jaxdc as jdc
+
+        if TYPE_CHECKING:
+            from collections.abc import Sequence as OnlyForCheckers
+
+        def jit_all_methods(cls):
+            for name in ("scaled", "compose", "from_list", "identity"):
+                setattr(cls, name, jdc.jit(getattr(cls, name)))
+            return cls
+
+        @jit_all_methods
+        @jdc.pytree_dataclass
+        class Rot:
+            angle: jax.Array
+
+            def scaled(self, k: jdc.Static[int], note: OnlyForCheckers[str] = ()) -> Rot:
+                return Rot(self.angle * k if isinstance(k, int) else jnp.nan)
+
+            def compose(self, other: Rot) -> Rot:
+                return Rot(self.angle + other.angle)
+
+            @classmethod
+            def from_list(cls, values: OnlyForCheckers[float]) -> Rot:
+                return cls(jnp.asarray(values).sum())
+
+            @classmethod
+            def identity(cls, batch_axes: jdc.Static[tuple[int, ...]] = ()) -> Rot:
+                return cls(jnp.zeros(batch_axes))
+        """
+    )
+    r = mod.Rot(jnp.float32(1.0))
+    assert "not resolved yet" in repr(mod.Rot.__dict__["compose"])
+    assert float(r.scaled(3).angle) == 3.0  # k static: a traced k would give nan
+    assert float(r.compose(r).angle) == 2.0
+    assert float(mod.Rot.from_list(jnp.array([1.0, 2.0])).angle) == 3.0
+    assert mod.Rot.identity((2, 3)).angle.shape == (2, 3)  # batch_axes static: a shape
+    assert "static: ['k']" in repr(mod.Rot.__dict__["scaled"])

@@ -100,7 +100,8 @@ def test_wheel_from_the_sdist_holds_the_packages(archives: tuple[Path, Path]) ->
     assert {f"{package}/py.typed" for package in WHEEL_PACKAGES} <= names
     assert f"{info}/licenses/LICENSE" in names
     # The stubs are inline in `jaxdc` (see pyproject.toml), one `.pyi` per stubbed module.
-    stubs = {p.name for p in (REPO / "stubs" / "jaxdc-stubs").glob("*.pyi")}
+    root = REPO / "stubs" / "jaxdc-stubs"
+    stubs = {p.relative_to(root).as_posix() for p in root.rglob("*.pyi")}  # and compat/'s
     assert {n.removeprefix("jaxdc/") for n in names if n.endswith(".pyi")} == stubs
 
 

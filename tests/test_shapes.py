@@ -60,6 +60,7 @@ def test_dimension_conflict_names_field_class_annotation_value_and_earlier_bindi
 
 def test_shape_error_is_a_public_value_error() -> None:
     assert issubclass(jdc.ShapeError, ValueError)
+    assert issubclass(jdc.ShapeError, AssertionError)  # what jax_dataclasses raised
     with pytest.raises(ValueError):
         Batch(f32(4, 3), f32(4, 2))
 

@@ -56,6 +56,22 @@ def test_mixin_checks_and_reports_batch_axes() -> None:
         Mnist(jnp.zeros((28, 28)), jnp.zeros(10))
 
 
+@jdc.pytree_dataclass
+class MnistPartial(jdc.EnforcedAnnotationsMixin):
+    image: Annotated[jax.Array, (28, 28)]
+    label: Annotated[jax.Array, jnp.integer]  # a dtype only: any shape, no batch axes
+
+
+def test_a_field_with_a_dtype_only_has_any_shape_and_no_part_in_the_batch_axes() -> None:
+    # jax_dataclasses' test_annotated_arrays::test_valid: batch axes come from `image` only.
+    partial = MnistPartial(jnp.zeros((7, 28, 28)), jnp.zeros(70, jnp.int32))
+    assert partial.get_batch_axes() == (7,)
+    assert jax.vmap(lambda p: p.label.sum())(jax.tree.map(lambda a: a[:7], partial)).shape == (7,)
+    assert MnistPartial(jnp.zeros((28, 28)), jnp.zeros((2, 3), jnp.int8)).get_batch_axes() == ()
+    with pytest.raises(AssertionError, match="dtype float32 is not integer"):  # a ShapeError
+        MnistPartial(jnp.zeros((7, 28, 28)), jnp.zeros(70))
+
+
 def test_batch_axes_are_computed_from_the_arrays_held() -> None:
     m = mnist(5)
     assert jax.jit(lambda x: x)(m).get_batch_axes() == (5,)

@@ -16,7 +16,14 @@ from . import names
 
 # Calls whose ``hash=``/``compare=`` keywords are dataclasses' (field specifiers).
 _FIELD_SPECIFIERS = frozenset(
-    {names.STDLIB_FIELD, names.FIELD, names.STATIC_FIELD, "flax.struct.field", "equinox.field"}
+    {
+        names.STDLIB_FIELD,
+        names.FIELD,
+        names.STATIC_FIELD,
+        names.COMPAT_FLAX_FIELD,
+        "flax.struct.field",
+        "equinox.field",
+    }
 )
 _UNKNOWN = object()
 
@@ -47,8 +54,14 @@ def record(info: TypeInfo, keywords: dict[str, Expression]) -> None:
 
 
 def options_of(info: TypeInfo) -> tuple[bool, bool]:
-    """(eq, unsafe_hash) of a dataclass; dataclasses' defaults where nothing was stored."""
-    stored = info.metadata.get(names.HASH_METADATA_KEY, {})
+    """(eq, unsafe_hash) of a dataclass; dataclasses' defaults where nothing was stored,
+    except under a base that generates a hash (``names.HASHED_DATACLASS_BASES``)."""
+    stored = info.metadata.get(names.HASH_METADATA_KEY)
+    if stored is None:
+        hashed_by_base = "__hash__" not in info.names and any(
+            base.fullname in names.HASHED_DATACLASS_BASES for base in info.mro
+        )
+        return True, hashed_by_base
     return bool(stored.get("eq", True)), bool(stored.get("unsafe_hash", False))
 
 

@@ -142,16 +142,23 @@ def _is_static_annotation(
     )
 
 
+_FIELD_SPECIFIERS = frozenset(
+    {names.FIELD, names.STATIC_FIELD, names.STDLIB_FIELD, names.COMPAT_FLAX_FIELD}
+)
+
+
 def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
     """The shared rule (``_jaxdc_rules.kinds``) on the literal keywords of
     ``field(...)``/``static_field(...)`` and the annotation."""
     if not (
         isinstance(rvalue, CallExpr)
         and isinstance(rvalue.callee, RefExpr)
-        and rvalue.callee.fullname in (names.FIELD, names.STATIC_FIELD, names.STDLIB_FIELD)
+        and rvalue.callee.fullname in _FIELD_SPECIFIERS
     ):
         return STATIC if is_static_annotation else DATA
     keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True) if name}
+    if rvalue.callee.fullname == names.COMPAT_FLAX_FIELD and rvalue.arg_names[:1] == [None]:
+        keywords["pytree_node"] = rvalue.args[0]  # flax's `field(False)`
     try:
         static = explicit_static(
             static=_literal_bool(keywords.get("static")),

@@ -20,7 +20,7 @@ from .config import PluginConfig
 from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
-from .replace import replace_function_signature, replace_method_signature
+from .replace import add_replace_method, replace_function_signature, replace_method_signature
 from .types_walk import verdict_classes, verdict_triggers
 
 
@@ -48,6 +48,8 @@ class Handlers:
     def record_decorated(self, ctx: ClassDefContext) -> None:
         # Our hook for the decorator replaces mypy's default pass-1 hook, which tags it.
         compat.tag_dataclass(ctx)
+        if _callee_fullname(ctx.reason) == names.COMPAT_FLAX_DECORATOR:
+            add_replace_method(ctx)
         self._record(ctx, dataclass_options.decorator_keywords(ctx.reason))
 
     def record_subclass(self, ctx: ClassDefContext) -> None:
@@ -107,7 +109,7 @@ class Handlers:
 
 
 def _is_decorated(defn: ClassDef) -> bool:
-    return any(_callee_fullname(decorator) == names.DECORATOR for decorator in defn.decorators)
+    return any(_callee_fullname(decorator) in names.DECORATORS for decorator in defn.decorators)
 
 
 def _callee_fullname(expr: Expression) -> str | None:

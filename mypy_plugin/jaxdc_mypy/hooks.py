@@ -95,7 +95,7 @@ class JaxdcPlugin(Plugin):
         return []
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        if fullname == names.DECORATOR:
+        if fullname in names.DECORATORS:
             return self._handlers.record_decorated
         if fullname == names.STDLIB_DATACLASS:
             return self._handlers.record_dataclass
@@ -113,7 +113,7 @@ class JaxdcPlugin(Plugin):
     # --- type checking: report ------------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if fullname == names.DECORATOR:
+        if fullname in names.DECORATORS:
             return self._handlers.check_decorated
         if fullname == names.JIT:
             return self._handlers.jit

@@ -3,13 +3,29 @@
 The stubs can only say ``**changes: Any``. Given the object's type, the plugin knows the
 class's init fields and their types, so an unknown keyword or a wrongly typed value is
 reported by mypy's own call checking (codes ``call-arg`` / ``arg-type``).
+
+A class decorated with ``jaxdc.compat.flax_struct.dataclass`` gets ``.replace`` at runtime,
+as with flax; no stub can add a method to a decorated class (PEP 681), so the plugin adds
+it during semantic analysis and types it like ``PyTreeNode.replace``.
 """
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_NAMED_OPT, ARG_POS, ArgKind, CallExpr
-from mypy.plugin import FunctionSigContext, MethodSigContext
-from mypy.types import CallableType, Instance, Type, get_proper_type
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_POS,
+    ARG_STAR2,
+    ArgKind,
+    Argument,
+    CallExpr,
+    SymbolTableNode,
+    Var,
+)
+from mypy.plugin import ClassDefContext, FunctionSigContext, MethodSigContext
+from mypy.plugins.common import add_method_to_class
+from mypy.types import AnyType, CallableType, Instance, Type, TypeOfAny, get_proper_type
+from mypy.typevars import fill_typevars
 
 from . import compat, names
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
@@ -39,11 +55,26 @@ def replace_method_signature(ctx: MethodSigContext) -> CallableType:
     instance = _pytree_instance(ctx.type)
     if instance is None:
         return signature
-    method = instance.type.get("replace")
-    if method is None or method.fullname != names.PYTREE_NODE_REPLACE:
+    if not _is_jaxdc_replace(instance.type.get("replace")):
         return signature  # the class defines a replace of its own
     field_names, kinds, types = _keywords(instance)
     return signature.copy_modified(arg_names=field_names, arg_kinds=kinds, arg_types=types)
+
+
+def add_replace_method(ctx: ClassDefContext) -> None:
+    """``replace(self, **changes) -> Self`` on a flax_struct-decorated class, unless the
+    class defines its own (flax and jaxdc.compat keep a user's method)."""
+    if "replace" in ctx.cls.info.names:
+        return
+    changes = Argument(Var("changes"), AnyType(TypeOfAny.explicit), None, ARG_STAR2)
+    add_method_to_class(ctx.api, ctx.cls, "replace", [changes], fill_typevars(ctx.cls.info))
+
+
+def _is_jaxdc_replace(method: SymbolTableNode | None) -> bool:
+    """PyTreeNode's replace, or the one ``add_replace_method`` added."""
+    if method is None:
+        return False
+    return method.fullname == names.PYTREE_NODE_REPLACE or method.plugin_generated
 
 
 def _pytree_instance(typ: Type) -> Instance | None:

@@ -654,6 +654,50 @@ def edit_dict_keys(old: list[object], new: list[object]) -> str:
 # =========================================================================================
 
 
+def jit_static_unresolved(param: str, function: str, annotation: str, missing: str) -> str:
+    """A ``jaxdc.jit`` parameter whose annotation mentions ``Static`` but names something
+    that is not defined at runtime when the function is first called."""
+    return (
+        f"cannot tell whether parameter '{param}' of '{function}' is static: its annotation "
+        f"{annotation} names '{missing}', which is not defined at runtime. Fix: make "
+        f"'{missing}' importable at runtime, or pass static_argnames=... to jaxdc.jit "
+        f"explicitly."
+    )
+
+
+def jit_static_variadic(param: str, function: str) -> str:
+    return (
+        f"parameter '{param}' of '{function}' is variadic and annotated Static[...]: jax.jit "
+        f"can only make named parameters static. Fix: give each static value its own "
+        f"parameter."
+    )
+
+
+def jit_static_value_array(param: str, function: str) -> str:
+    """An array passed for a ``Static[...]`` parameter of a ``jaxdc.jit`` function."""
+    return (
+        f"static parameter '{param}' of '{function}' got an array: arrays are not hashable, "
+        f"so they cannot be static (jit cache keys). Fix: drop Static[...] from '{param}' so "
+        f"the array is traced, or pass a tuple of Python scalars."
+    )
+
+
+def jit_static_value_unhashable(param: str, function: str, type_name: str) -> str:
+    """An unhashable value passed for a ``Static[...]`` parameter of a ``jaxdc.jit``
+    function."""
+    return (
+        f"static parameter '{param}' of '{function}' got a value of type '{type_name}', which "
+        f"is not hashable; static arguments are jit cache keys. Fix: pass an immutable value "
+        f"(a tuple instead of a list, a frozenset instead of a set), or drop Static[...] "
+        f"from '{param}' to trace it."
+    )
+
+
+def jit_static_value_unknown(function: str) -> str:
+    """JAX reported an unhashable static argument the wrapper could not attribute."""
+    return f"a static argument of '{function}' is not hashable"
+
+
 # =========================================================================================
 # serialization (appended by the serialization owner)
 # =========================================================================================

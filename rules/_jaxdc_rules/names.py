@@ -17,6 +17,13 @@ STATIC = "jaxdc._static.Static"
 STATIC_MARKER = "jaxdc._static.STATIC_MARKER"  # Annotated[T, STATIC_MARKER]
 FIELD = "jaxdc._field.field"
 STATIC_FIELD = "jaxdc._field.static_field"
+# flax.struct's API over jaxdc (`from jaxdc.compat import flax_struct as struct`): its
+# decorator makes a jaxdc class, its `field(pytree_node=False)` a static field (flax takes
+# `pytree_node` positionally too).
+COMPAT_FLAX_DECORATOR = "jaxdc.compat.flax_struct.dataclass"
+COMPAT_FLAX_FIELD = "jaxdc.compat.flax_struct.field"
+# Decorators that make a jaxdc class.
+DECORATORS = frozenset({DECORATOR, COMPAT_FLAX_DECORATOR})
 REPLACE = "jaxdc._replace.replace"
 JIT = "jaxdc._jit.jit"
 ATTR = "jaxdc._mutation.attr"
@@ -73,6 +80,10 @@ PYTREE_CONTAINERS = frozenset(
         "flax.core.frozen_dict.FrozenDict",
     }
 )
+# Base classes that make each subclass a dataclass with `unsafe_hash=True` unless it defines
+# `__hash__` (flax.linen modules: hashable, so they can be static fields), where the
+# dataclass_transform the checkers read says nothing about the hash.
+HASHED_DATACLASS_BASES = frozenset({"flax.linen.module.Module"})
 # Base classes of other libraries' pytrees, as users import them (resolved like the
 # ``extra_pytree_bases`` setting, to which they are added).
 KNOWN_PYTREE_BASES = ("equinox.Module", "flax.struct.PyTreeNode")

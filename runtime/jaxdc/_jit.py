@@ -8,6 +8,13 @@ list to keep in step with the signature. Annotations are read the way field anno
 are (`jaxdc._annotations`): strings under `from __future__ import annotations`, names
 imported locally in the defining function, `Annotated[T, STATIC_MARKER]` aliases.
 
+They are read lazily, on the first call (or `.lower`, `.trace`, ...), not at decoration:
+real code jits methods inside a class decorator, before the class name is bound in its
+module (`def compose(self, other: "SO3") -> "SO3"`), and imports some annotation types
+only under `TYPE_CHECKING`. A string annotation that does not mention `Static` (or
+`STATIC_MARKER`) cannot make a parameter static, so a name in it that never resolves
+makes it a data parameter, not an error.
+
 The result is a thin wrapper around `jax.jit`'s own callable, kept for one reason: when a
 static argument is unhashable, JAX reports the value's type but not which parameter got
 it; the wrapper catches that error (only then: the normal call path is one extra Python
@@ -21,11 +28,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
+import typing
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import jax
 import numpy as np
+from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
 from jaxdc._tracebacks import drop_internal_frames
@@ -33,11 +43,12 @@ from jaxdc._tracebacks import drop_internal_frames
 __all__ = ["jit"]
 
 _JAX_UNHASHABLE = "Non-hashable static arguments"
+# The spellings through which a string annotation can reach the static marker.
+_MENTIONS_STATIC = re.compile(r"\b(?:Static|STATIC_MARKER)\b")
 
 
 def jit(
     fun: Callable[..., Any] | None = None,
-    /,
     *,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Iterable[str] | None = None,
@@ -74,25 +85,10 @@ def _static_parameters(
     names: list[str] = []
     nums: list[int] = []
     for i, p in enumerate(signature.parameters.values()):
-        if p.annotation is inspect.Parameter.empty:
-            continue
-        try:
-            static = is_static(p.annotation, ns)
-        except UnresolvedName as exc:
-            raise TypeError(
-                f"cannot tell whether parameter '{p.name}' of '{fun.__qualname__}' is static: "
-                f"its annotation {p.annotation!r} names '{exc.name}', which is not defined at "
-                f"runtime. Fix: make '{exc.name}' importable at runtime, or pass "
-                f"static_argnames=... to jaxdc.jit explicitly."
-            ) from None
-        if not static:
+        if p.annotation is inspect.Parameter.empty or not _is_static_parameter(fun, p, ns):
             continue
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            raise TypeError(
-                f"parameter '{p.name}' of '{fun.__qualname__}' is variadic and annotated "
-                f"Static[...]: jax.jit can only make named parameters static. Fix: give each "
-                f"static value its own parameter."
-            )
+            raise TypeError(messages.jit_static_variadic(p.name, fun.__qualname__))
         if p.kind is p.POSITIONAL_ONLY:
             nums.append(i)
         else:
@@ -100,8 +96,29 @@ def _static_parameters(
     return names, nums
 
 
+def _is_static_parameter(fun: Callable[..., Any], p: inspect.Parameter, ns: Namespaces) -> bool:
+    try:
+        return is_static(p.annotation, ns)
+    except UnresolvedName as exc:
+        if not _mentions_static(p.annotation):
+            return False  # e.g. "SO3" or a TYPE_CHECKING-only import: a data parameter
+        raise TypeError(
+            messages.jit_static_unresolved(p.name, fun.__qualname__, repr(p.annotation), exc.name)
+        ) from None
+
+
+def _mentions_static(annotation: Any) -> bool:
+    if isinstance(annotation, typing.ForwardRef):
+        annotation = annotation.__forward_arg__
+    return not isinstance(annotation, str) or bool(_MENTIONS_STATIC.search(annotation))
+
+
 class Jitted:
-    """What `jaxdc.jit` returns: `jax.jit(fun, ...)` plus a clear unhashable-static error."""
+    """What `jaxdc.jit` returns: `jax.jit(fun, ...)` plus a clear unhashable-static error.
+
+    The `jax.jit` callable is built on first use (`_compiled`), once the annotations can be
+    resolved; until then only the arguments of `jaxdc.jit` are stored.
+    """
 
     def __init__(
         self,
@@ -110,41 +127,64 @@ class Jitted:
         extra: tuple[str, ...],
         caller: CallerScope | None,
     ) -> None:
-        names, nums = _static_parameters(fun, caller)
-        static_names = tuple(dict.fromkeys([*names, *extra]))
-        params = list(inspect.signature(fun).parameters)
-        self._static = (*(params[i] for i in nums), *static_names)  # for messages
         self._fun = fun
-        self._jitted = jax.jit(
-            fun, static_argnames=static_names or None, static_argnums=tuple(nums) or None, **options
-        )
+        self._options = options
+        self._extra = extra
+        self._caller = caller
+        self._jitted: Any = None
+        self._static: tuple[str, ...] = ()  # for messages
         functools.update_wrapper(self, fun)
 
-    # Errors leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`,
-    # which adds no frame), as JAX drops its own: they point at the caller's line.
+    def _compiled(self) -> Any:
+        jitted = self._jitted
+        if jitted is None:
+            fun = self._fun
+            names, nums = _static_parameters(fun, self._caller)
+            static_names = tuple(dict.fromkeys([*names, *self._extra]))
+            params = list(inspect.signature(fun).parameters)
+            jitted = jax.jit(
+                fun,
+                static_argnames=static_names or None,
+                static_argnums=tuple(nums) or None,
+                **self._options,
+            )
+            self._static = (*(params[i] for i in nums), *static_names)
+            self._jitted = jitted
+        return jitted
+
+    # Errors (including a Static annotation that cannot be read, found on the first call)
+    # leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`, which
+    # adds no frame), as JAX drops its own: they point at the caller's line. So each entry
+    # point catches in its own frame; `_translated` holds what they share.
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
-            return self._jitted(*args, **kwargs)
+            return self._compiled()(*args, **kwargs)
         except Exception as exc:
             try:
-                if _unhashable_static(exc):
-                    raise self._unhashable(args, kwargs) from None
-                raise
+                raise self._translated(exc, args, kwargs)
             except Exception as error:
                 drop_internal_frames(error)
                 raise
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         try:
-            return self._jitted.lower(*args, **kwargs)
+            return self._compiled().lower(*args, **kwargs)
         except Exception as exc:
             try:
-                if _unhashable_static(exc):
-                    raise self._unhashable(args, kwargs) from None
-                raise
+                raise self._translated(exc, args, kwargs)
             except Exception as error:
                 drop_internal_frames(error)
                 raise
+
+    def _translated(
+        self, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Exception:
+        """JAX's unhashable-static error becomes one naming the parameter; others stay."""
+        if not _unhashable_static(exc):
+            return exc
+        error = self._unhashable(args, kwargs)
+        error.__suppress_context__ = True  # as `raise ... from None`
+        return error
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         """Bind like a function does, so `@jaxdc.jit` works on methods."""
@@ -153,12 +193,15 @@ class Jitted:
         return _Bound(self, instance)
 
     def __getattr__(self, name: str) -> Any:  # trace, eval_shape, clear_cache, ...
-        jitted = self.__dict__.get("_jitted")
-        if jitted is None:  # not initialised (e.g. while copying): no delegation loop
+        # Only reached for names the wrapper lacks. Before `__init__` ran (e.g. while
+        # copying) or for dunders, there is nothing to delegate to: no recursion.
+        if name.startswith("__") or "_fun" not in self.__dict__:
             raise AttributeError(name)
-        return getattr(jitted, name)
+        return getattr(self._compiled(), name)
 
     def __repr__(self) -> str:
+        if self._jitted is None:
+            return f"<jaxdc.jit of {self._fun.__qualname__}, static: not resolved yet>"
         return f"<jaxdc.jit of {self._fun.__qualname__}, static: {list(self._static) or 'none'}>"
 
     def _unhashable(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
@@ -168,7 +211,7 @@ class Jitted:
                 hash(arguments.get(name))
             except TypeError:
                 return TypeError(_message(self._fun.__qualname__, name, arguments[name]))
-        return TypeError(f"a static argument of '{self._fun.__qualname__}' is not hashable")
+        return TypeError(messages.jit_static_value_unknown(self._fun.__qualname__))
 
 
 def _unhashable_static(exc: Exception) -> bool:
@@ -178,17 +221,8 @@ def _unhashable_static(exc: Exception) -> bool:
 
 def _message(fun: str, name: str, value: Any) -> str:
     if isinstance(value, (jax.Array, np.ndarray)):
-        return (
-            f"static parameter '{name}' of '{fun}' got an array: arrays are not hashable, "
-            f"so they cannot be static (jit cache keys). Fix: drop Static[...] from '{name}' "
-            f"so the array is traced, or pass a tuple of Python scalars."
-        )
-    return (
-        f"static parameter '{name}' of '{fun}' got a value of type '{type(value).__name__}', "
-        f"which is not hashable; static arguments are jit cache keys. Fix: pass an immutable "
-        f"value (a tuple instead of a list, a frozenset instead of a set), or drop "
-        f"Static[...] from '{name}' to trace it."
-    )
+        return messages.jit_static_value_array(name, fun)
+    return messages.jit_static_value_unhashable(name, fun, type(value).__name__)
 
 
 class _Bound:

@@ -229,15 +229,21 @@ def _annotated_spec(annotation: Any) -> ArraySpec | None:
     if len(shapes) > 1 or len(dtypes) > 1:
         what = "shape tuples" if len(shapes) > 1 else "dtypes"
         raise TypeError(f"more than one of its metadata items are {what}; give at most one")
-    sizes = shapes[0] if shapes else (...,)
-    if sizes.count(...) > 1:
-        raise TypeError(f"its shape {_show_sizes(sizes)} has more than one '...'")
-    if ... not in sizes:
-        sizes = (..., *sizes)  # jax_dataclasses: leading batch axes are implied
-    dims = tuple(
-        Dim("variadic", BATCH, text=BATCH) if s is ... else Dim("fixed", "", s, text=str(s))
-        for s in sizes
-    )
+    if shapes:
+        sizes = shapes[0]
+        if sizes.count(...) > 1:
+            raise TypeError(f"its shape {_show_sizes(sizes)} has more than one '...'")
+        if ... not in sizes:
+            sizes = (..., *sizes)  # jax_dataclasses: leading batch axes are implied
+        dims = tuple(
+            Dim("variadic", BATCH, text=BATCH) if s is ... else Dim("fixed", "", s, text=str(s))
+            for s in sizes
+        )
+    else:
+        # A dtype only: any shape, and no part in the shared batch axes (as in
+        # jax_dataclasses, whose batch axes come from fields with a shape tuple).
+        sizes = (...,)
+        dims = (Dim("anonymous_variadic", text=BATCH),)
     rule = None
     parts = [_type_name(get_args(annotation)[0])]
     if shapes:

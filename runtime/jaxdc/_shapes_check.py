@@ -29,9 +29,13 @@ from jaxdc._shapes_annotations import BATCH, WEAK_TYPES, ArraySpec, FieldShape, 
 __all__ = ["Bindings", "ClassShapes", "ShapeError", "bind", "read_leaf"]
 
 
-class ShapeError(ValueError):
+class ShapeError(ValueError, AssertionError):
     """An array's shape or dtype does not match its field's annotation (or the sizes
-    other fields of the same instance bound)."""
+    other fields of the same instance bound).
+
+    A ValueError (a wrong value was given), and also an AssertionError because that is what
+    jax_dataclasses' `EnforcedAnnotationsMixin` raises: its users' `except AssertionError`
+    and `pytest.raises(AssertionError)` keep working after the import change."""
 
 
 def _array_impl() -> type[jax.Array]:

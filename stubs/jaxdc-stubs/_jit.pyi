@@ -27,11 +27,10 @@ class _Jitted(Generic[_P, _R_co]):
     ) -> _Jitted[_P2, _R2]: ...
 
 @overload
-def jit(fun: Callable[_P, _R_co], /) -> _Jitted[_P, _R_co]: ...
+def jit(fun: Callable[_P, _R_co]) -> _Jitted[_P, _R_co]: ...
 @overload
 def jit(
     fun: None = None,
-    /,
     *,
     donate_argnums: int | Sequence[int] | None = None,
     donate_argnames: str | Iterable[str] | None = None,

@@ -1,0 +1,80 @@
+"""`flax.struct`'s API on jaxdc: `dataclass`, `field(pytree_node=...)`, `PyTreeNode`.
+
+    from jaxdc.compat import flax_struct as struct   # was: from flax import struct
+
+    @struct.dataclass
+    class State:
+        params: jax.Array
+        apply_fn: Callable = struct.field(pytree_node=False)
+
+    state = state.replace(params=p2)                 # unchanged call sites
+
+Signatures are flax's (`dataclass(clz=None, **kwargs)`, `field(pytree_node=True, *,
+metadata=None, **kwargs)`); the classes are jaxdc classes, so jaxdc's rules apply: a
+`pytree_node=False` field is static and must be hashable (it is a jit cache key; flax
+accepts any value and fails later or recompiles), instances are always frozen
+(`frozen=False` is an error naming the fix), and unflatten never runs `__init__`.
+Never imports flax: flax's serialization finds these classes when flax is imported.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, TypeVar
+
+from jaxdc._annotations import caller_scope
+from jaxdc._dataclass import check_options, process
+from jaxdc._field import field as _jaxdc_field
+from jaxdc._node import PyTreeNode as _JaxdcPyTreeNode
+from jaxdc._replace import replace as _replace
+
+__all__ = ["PyTreeNode", "dataclass", "field"]
+
+_T = TypeVar("_T")
+
+
+def field(pytree_node: bool = True, *, metadata: Any = None, **kwargs: Any) -> Any:
+    """`flax.struct.field`: `pytree_node=False` makes the field static (`jaxdc.Static`).
+
+    The metadata keeps flax's `pytree_node` entry, so tools that read it still see it.
+    """
+    meta = {**(metadata or {}), "pytree_node": pytree_node}
+    return _jaxdc_field(static=None if pytree_node else True, metadata=meta, **kwargs)
+
+
+def dataclass(clz: Any = None, **kwargs: Any) -> Any:
+    """`flax.struct.dataclass`: a frozen jaxdc pytree dataclass with a `.replace` method.
+
+    `**kwargs` are the `dataclasses.dataclass` options jaxdc accepts (`kw_only`, `eq`,
+    `order`, ...). Decorating a class twice returns it unchanged, as in flax.
+    """
+    if clz is None:
+        return functools.partial(dataclass, **kwargs)
+    check_options(kwargs, "jaxdc.compat.flax_struct.dataclass")
+    return install_replace(process(clz, kwargs, caller_scope()))
+
+
+def install_replace(cls: type[_T]) -> type[_T]:
+    """Add the `.replace(**updates)` method flax.struct and chex classes have."""
+    if not hasattr(cls, "replace"):  # a `replace` the class defines or inherits wins
+        cls.replace = _replace_method  # type: ignore[attr-defined]
+    return cls
+
+
+def _replace_method(self: _T, **updates: Any) -> _T:
+    """A copy with the given fields replaced (`jaxdc.replace(self, **updates)`)."""
+    return _replace(self, **updates)
+
+
+_replace_method.__name__ = _replace_method.__qualname__ = "replace"
+
+
+class PyTreeNode(_JaxdcPyTreeNode):
+    """`flax.struct.PyTreeNode`: subclasses are jaxdc classes (options as class keywords).
+
+    A subclass of `jaxdc.PyTreeNode` (so `jaxdc.replace`, the plugin and `isinstance`
+    treat both alike); it only adds `field` to what type checkers accept as a field
+    specifier in its subclasses.
+    """
+
+    __slots__ = ()

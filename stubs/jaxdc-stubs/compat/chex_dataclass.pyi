@@ -1,0 +1,40 @@
+from collections.abc import Callable
+from typing import TypeVar, overload
+
+from jaxdc._field import field as _jaxdc_field, static_field as _jaxdc_static_field
+from typing_extensions import dataclass_transform
+
+__all__ = ["dataclass", "mappable_dataclass"]
+
+_T = TypeVar("_T")
+
+# chex's signature. `.replace` and the Mapping methods are added at runtime; no stub can add
+# methods to a decorated class (PEP 681), as with chex itself.
+@overload
+@dataclass_transform(frozen_default=True, field_specifiers=(_jaxdc_field, _jaxdc_static_field))
+def dataclass(
+    cls: None = None,
+    *,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = True,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    frozen: bool = ...,
+    kw_only: bool = False,
+    mappable_dataclass: bool = True,
+) -> Callable[[type[_T]], type[_T]]: ...
+@overload
+def dataclass(
+    cls: type[_T],
+    *,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = True,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    frozen: bool = ...,
+    kw_only: bool = False,
+    mappable_dataclass: bool = True,
+) -> type[_T]: ...
+def mappable_dataclass(cls: type[_T]) -> type[_T]: ...
