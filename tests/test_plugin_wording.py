@@ -489,19 +489,11 @@ def test_plugin_data_and_jit_messages_are_the_shared_sentences(project: Project)
 
 # --- no module builds message text itself -------------------------------------------------
 
-# Runtime modules other helpers still migrate to the shared messages (remove when done;
-# _shapes_annotations: two reason fragments for malformed Annotated shape metadata).
-_NOT_YET_MIGRATED = {
-    "_jit.py",
-    "_serialization.py",
-    "_shapes_annotations.py",
-}
-
 
 def _modules() -> list[Path]:
     runtime = list((REPO / "runtime" / "jaxdc").rglob("*.py"))
-    plugin = list((REPO / "mypy_plugin" / "jaxdc_mypy").glob("*.py"))
-    return [p for p in runtime + plugin if p.name not in _NOT_YET_MIGRATED]
+    plugin = list((REPO / "mypy_plugin" / "jaxdc_mypy").rglob("*.py"))
+    return runtime + plugin
 
 
 def _inline_messages(path: Path) -> list[int]:

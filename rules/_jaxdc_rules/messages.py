@@ -956,6 +956,17 @@ def shape_unresolved(field: str, cls: str, annotation: str, missing: str) -> str
     )
 
 
+def shape_annotated_repeated(what: str) -> str:
+    """Reason (for `shape_bad_annotation`): an `Annotated` shape annotation whose metadata
+    holds two shape tuples or two dtypes (``what``: 'shape tuples' or 'dtypes')."""
+    return f"more than one of its metadata items are {what}; give at most one"
+
+
+def shape_annotated_two_ellipses(shown: str) -> str:
+    """Reason (for `shape_bad_annotation`): an `Annotated` shape tuple with two `...`."""
+    return f"its shape {shown} has more than one '...'"
+
+
 def shape_bad_annotation(field: str, cls: str, what: str, reason: str) -> str:
     """Class definition: an annotation that can never be checked (``what``: 'the shape
     "*a *b"' or 'its shape annotation')."""

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, get_args, get_origin
 
 import jax.numpy as jnp
 import numpy as np
+from _jaxdc_rules import messages
 from _jaxdc_rules.shapes import Dim, MalformedShape, parse_shape
 
 __all__ = [
@@ -228,11 +229,11 @@ def _annotated_spec(annotation: Any) -> ArraySpec | None:
         return None
     if len(shapes) > 1 or len(dtypes) > 1:
         what = "shape tuples" if len(shapes) > 1 else "dtypes"
-        raise TypeError(f"more than one of its metadata items are {what}; give at most one")
+        raise TypeError(messages.shape_annotated_repeated(what))
     if shapes:
         sizes = shapes[0]
         if sizes.count(...) > 1:
-            raise TypeError(f"its shape {_show_sizes(sizes)} has more than one '...'")
+            raise TypeError(messages.shape_annotated_two_ellipses(_show_sizes(sizes)))
         if ... not in sizes:
             sizes = (..., *sizes)  # jax_dataclasses: leading batch axes are implied
         dims = tuple(
