@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
-from checkers import Diagnostic, compare, parse_markers
+from checkers import (
+    PYTHON,
+    WORKER_START_FAILURE,
+    Diagnostic,
+    MypyRun,
+    Project,
+    compare,
+    mypy_command,
+    parse_markers,
+)
 
 SOURCE = (
     "x: int = 'a'  # E: pyright,basedpyright reportAssignmentType  # E: mypy assignment\n"
@@ -52,3 +65,79 @@ def test_compare_reports_missing_unexpected_and_reworded() -> None:
     assert compare("mypy-plugin", markers, twice) == [
         "case.py:2: mypy-plugin jaxdc-data: unexpected: data field 'y' is wrong"
     ]
+
+
+# ---- mypy -n: its own worker-start failure, and nothing else, is repeated -----------------
+
+# mypy >= 2 waits a fixed 3 s for each `-n` worker to start (mypy_plugin/README.md, "Known
+# gap"); a sitecustomize delaying only the workers stands in for a loaded machine.
+SLOW_WORKER_START = """
+import sys
+import time
+
+if "mypy.build_worker" in sys.orig_argv:
+    time.sleep(4)
+"""
+
+
+def test_a_parallel_run_whose_workers_start_late_is_never_read_as_clean(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text('x: int = "text"\n')
+    (tmp_path / "slow").mkdir()
+    (tmp_path / "slow" / "sitecustomize.py").write_text(SLOW_WORKER_START)
+    paths = [str(tmp_path / "slow"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    proc = subprocess.run(
+        [*mypy_command(), "-n", "2", "--cache-dir", "cache", "--output", "json", "a.py"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    run = MypyRun(proc.returncode, proc.stdout, proc.stderr, tmp_path)
+    if run.exit_code in (0, 1):  # a mypy that waits for slow workers (or has no -n)
+        assert run.check().diagnostics == {("a.py", 1, "assignment")}
+        return
+    assert run.worker_start_failed, run.stdout + run.stderr
+    assert run.errors == []
+    with pytest.raises(RuntimeError, match="mypy failed"):
+        run.check()
+
+
+# Stand-ins for mypy: one fails to start its workers on its first call only, one crashes.
+FLAKY_MYPY = f"""
+import sys
+from pathlib import Path
+
+calls = Path("calls")
+calls.write_text(calls.read_text() + "x" if calls.exists() else "x")
+if len(calls.read_text()) == 1:
+    print({WORKER_START_FAILURE!r})
+    sys.exit(2)
+print('{{"file": "a.py", "line": 1, "column": 0, "message": "m", "hint": null, '
+      '"code": "assignment", "severity": "error"}}')
+sys.exit(1)
+"""
+CRASHING_MYPY = """
+import sys
+
+print("error: INTERNAL ERROR", file=sys.stderr)
+sys.exit(2)
+"""
+
+
+def test_parallel_runs_are_repeated_only_when_workers_did_not_start(tmp_path: Path) -> None:
+    (tmp_path / "project").mkdir()
+    for name, source in (("flaky.py", FLAKY_MYPY), ("crashing.py", CRASHING_MYPY)):
+        (tmp_path / name).write_text(source)
+    resets: list[None] = []
+    flaky = Project(tmp_path / "project", tmp_path / "cache", [PYTHON, str(tmp_path / "flaky.py")])
+    with pytest.warns(UserWarning, match="could not start its workers"):
+        run = flaky.mypy_parallel(before_each=lambda: resets.append(None))
+    assert run.diagnostics == {("a.py", 1, "assignment")}
+    assert len(resets) == 2  # the cold cache is restored before each attempt
+    crashing = Project(
+        tmp_path / "project", tmp_path / "cache", [PYTHON, str(tmp_path / "crashing.py")]
+    )
+    with pytest.raises(RuntimeError, match="mypy failed"):
+        crashing.mypy_parallel()

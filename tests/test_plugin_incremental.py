@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from checkers import PLUGIN_CASES, Project, mypy_command
+from test_plugin_config import CONFIGURED, DEFAULT, FILES as CONFIGURABLE, PYPROJECT, TOML_SETTINGS
 
 # `model.Model.key` is static; its type `keys.Key` is a frozen dataclass holding an
 # `inner.Inner`, two modules away from `model`. Editing `inner` decides hashability.
@@ -98,19 +99,34 @@ def _supports_parallel_checking() -> bool:
 
 def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -> None:
     project.copy_cases(*PLUGIN_CASES)
-    cold = project.mypy()
+    cold = project.mypy().check()
     assert not project.problems(cold), "\n".join(project.problems(cold))
     # mypy may list files in another order when some come from the cache.
-    warm = project.mypy()
+    warm = project.mypy().check()
     assert sorted(warm.errors) == sorted(cold.errors)
     if not _supports_parallel_checking():
         pytest.skip("this mypy has no parallel checking (-n)")
-    shutil.rmtree(project.cache_dir)
-    shutil.copytree(warm_cache, project.cache_dir)
-    parallel_cold = project.mypy("-n", "2", ".")
+
+    def cold_cache() -> None:
+        shutil.rmtree(project.cache_dir)
+        shutil.copytree(warm_cache, project.cache_dir)
+
+    parallel_cold = project.mypy_parallel(before_each=cold_cache)
     assert sorted(parallel_cold.errors) == sorted(cold.errors)
-    parallel_warm = project.mypy("-n", "2", ".")
+    parallel_warm = project.mypy_parallel()
     assert sorted(parallel_warm.errors) == sorted(cold.errors)
+
+
+def test_parallel_runs_follow_settings_changes(project: Project) -> None:
+    """Every -n worker reads the settings, and changing them invalidates what workers cached."""
+    if not _supports_parallel_checking():
+        pytest.skip("this mypy has no parallel checking (-n)")
+    project.write(CONFIGURABLE)
+    assert project.mypy_parallel().diagnostics == DEFAULT
+    (project.root / "pyproject.toml").write_text(PYPROJECT + TOML_SETTINGS)
+    assert project.mypy_parallel().diagnostics == CONFIGURED
+    (project.root / "pyproject.toml").write_text(PYPROJECT)
+    assert project.mypy_parallel().diagnostics == DEFAULT
 
 
 @pytest.mark.parametrize(
@@ -144,3 +160,65 @@ def test_an_edit_in_another_module_is_seen(
     finally:
         if daemon:
             project.stop_dmypy()
+
+
+# The daemon re-checks a module with an error on every update. Re-analysing one, mypy adds
+# renamed copies of the methods it generates for dataclasses (`__init__-redefinition`) —
+# a change of the class each time. Verdicts here depend on classes of the same module
+# (`Local` in a function, `Cfg` at top level): when the plugin depended on any change of those
+# classes, each pass queued the next, and the daemon looped until mypy gave up ("Max number
+# of iterations (1000) reached") or, on a larger module, seemingly forever.
+RECHECKED_EVERY_UPDATE = {
+    "local_classes.py": """
+        import dataclasses
+        from typing import Any
+
+        import jax
+        from jaxdc import PyTreeNode, Static, pytree_dataclass
+
+
+        def factory() -> Any:
+            @pytree_dataclass
+            class Local:
+                w: jax.Array
+
+            class LocalNode(PyTreeNode):
+                inner: Local
+
+            return LocalNode
+
+
+        @dataclasses.dataclass(frozen=True)
+        class Cfg:
+            depth: int
+
+
+        @pytree_dataclass
+        class Configured:
+            cfg: Static[Cfg]
+            w: jax.Array
+
+
+        error: int = "not an int"
+        """,
+    "other.py": "x = 1\n",
+}
+ERROR_LINE = {("local_classes.py", 30, "assignment")}
+# An update takes well under a second; this bounds the test when the daemon loops.
+UPDATE_TIMEOUT = 60
+
+
+def test_the_daemon_settles_after_an_update_rechecking_local_dataclasses(
+    project: Project,
+) -> None:
+    project.write(RECHECKED_EVERY_UPDATE)
+    try:
+        assert project.dmypy().check().diagnostics == ERROR_LINE
+        (project.root / "other.py").write_text("x = 2\n")
+        try:
+            update = project.dmypy(timeout=UPDATE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the daemon did not finish an update in {UPDATE_TIMEOUT} s")
+        assert update.check().diagnostics == ERROR_LINE
+    finally:
+        project.stop_dmypy()

@@ -21,7 +21,7 @@ from mypy.options import Options
 from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
-from mypy.server.trigger import make_wildcard_trigger
+from mypy.server.trigger import make_trigger
 from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
@@ -44,9 +44,10 @@ def tag_stdlib_dataclass(ctx: ClassDefContext) -> None:
     dataclass_tag_callback(ctx)
 
 
-def wildcard_trigger(fullname: str) -> str:
-    """The daemon trigger fired when anything in class ``fullname`` changes."""
-    return make_wildcard_trigger(fullname)
+def class_trigger(fullname: str) -> str:
+    """The daemon trigger fired when class or member ``fullname`` changes (for a class:
+    its bases, MRO, kind, NamedTuple or TypedDict items; not its members)."""
+    return make_trigger(fullname)
 
 
 def class_being_checked(api: CheckerPluginInterface) -> TypeInfo | None:

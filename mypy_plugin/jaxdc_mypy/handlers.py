@@ -21,7 +21,7 @@ from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
 from .replace import add_replace_method, replace_function_signature, replace_method_signature
-from .types_walk import verdict_classes
+from .types_walk import verdict_classes, verdict_triggers
 
 
 class Handlers:
@@ -76,8 +76,8 @@ class Handlers:
         if not self._fine_grained:
             return
         # The daemon re-checks this module when a class a verdict depends on changes.
-        for depended in verdict_classes(info):
-            ctx.api.add_plugin_dependency(compat.wildcard_trigger(depended.fullname))
+        for trigger in verdict_triggers(info):
+            ctx.api.add_plugin_dependency(trigger)
 
     # --- type checking --------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .compat import class_trigger
 from .fields import own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
@@ -37,6 +38,33 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     """Classes whose change may change a verdict on a field ``info`` declares."""
     yield from _classes_mentioned(own_field_types(info, STATIC), into_dataclasses=True)
     yield from _classes_mentioned(own_field_types(info, DATA), into_dataclasses=False)
+
+
+# Members deciding a verdict besides the attributes: hashing, equality, and `__init__`, whose
+# signature changes when a dataclass gains or loses a field (an absent one fires on addition).
+_VERDICT_MEMBERS = frozenset({"__init__", "__eq__", "__hash__"})
+
+
+def verdict_triggers(info: TypeInfo) -> Iterator[str]:
+    """The daemon's triggers for the changes that may change a verdict on ``info``'s fields:
+    each class of ``verdict_classes`` (its bases and kind) and the members a verdict reads.
+
+    Never a class's wildcard trigger (any change of any member): re-analysing a module, mypy
+    adds renamed copies of the methods it generates for a dataclass (`__init__-redefinition`,
+    numbered afresh on every pass for a class inside a nested function), which fires the
+    wildcard triggers of that module's dataclasses on every pass. A class depending on one of
+    them re-queued its own module after each pass, and the daemon never finished. Such copies
+    are not identifiers, and no trigger here names one.
+    """
+    for depended in verdict_classes(info):
+        yield class_trigger(depended.fullname)
+        attributes = {
+            name
+            for name, sym in depended.names.items()
+            if isinstance(sym.node, Var) and name.isidentifier()
+        }
+        for name in sorted(attributes | _VERDICT_MEMBERS):
+            yield class_trigger(f"{depended.fullname}.{name}")
 
 
 def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator[TypeInfo]:
