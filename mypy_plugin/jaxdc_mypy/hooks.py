@@ -163,7 +163,8 @@ class JaxdcPlugin(Plugin):
         A static field of type ``Key`` (a frozen dataclass in ``keys``) becomes unhashable
         when ``Inner``, a field type of ``Key`` in a third module, gains ``__eq__``. mypy
         re-checks a module when the interface of a module it *uses* changes; this hook
-        (mypy >= 2) adds those transitively used modules.
+        (called from mypy 2.4.0 on; older warm runs miss such a change) adds those
+        transitively used modules.
         """
         if self._loaded is None:
             return set()  # no hook ran, so no jaxdc class was declared
