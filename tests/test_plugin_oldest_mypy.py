@@ -7,6 +7,7 @@ type-checks against this venv's site-packages, so jax, numpy and the stubs are t
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,7 +89,7 @@ def test_hash_set_to_none_in_the_class_body(old_project: checkers.Project) -> No
 
 
 def test_warm_run_misses_an_edit_two_modules_away(old_project: checkers.Project) -> None:
-    """A known limitation, documented in mypy_plugin/README.md: mypy < 2 has no
+    """A known limitation, documented in mypy_plugin/README.md: mypy < 2.4 has no
     `get_additional_indirect_deps` hook, so a warm run does not re-check `model` when `inner`
     (used only through `keys.Key`'s field) becomes unhashable; the newest mypy does
     (tests/test_plugin_incremental.py). `--no-incremental` sees it. A fix makes the warm
@@ -98,3 +99,29 @@ def test_warm_run_misses_an_edit_two_modules_away(old_project: checkers.Project)
     (old_project.root / "inner.py").write_text(UNHASHABLE_INNER)
     assert old_project.mypy().check().diagnostics == set()  # the miss
     assert old_project.mypy("--no-incremental", ".").check().diagnostics == KEY_ERROR
+
+
+def test_daemon_sees_an_edit_two_modules_away(old_project: checkers.Project) -> None:
+    """What the README offers as the way round the warm-run gap: dmypy on the oldest mypy
+    follows the plugin's fine-grained dependencies (`Inner.__eq__`) to `model`. (dmypy 1.11
+    prints text whatever `--output` says, hence the parsing here.)"""
+    old_project.write(KEYS)
+    status = old_project.root.parent / "old-dmypy.json"
+    dmypy = [str(oldest_mypy.PYTHON.parent / "dmypy"), "--status-file", str(status)]
+    run = [*dmypy, "run", "--timeout", "600", "--", "--python-executable", checkers.PYTHON]
+    run += ["--cache-dir", str(old_project.cache_dir), "."]
+
+    def check() -> set[tuple[str, int, str]]:
+        proc = subprocess.run(
+            run, cwd=old_project.root, capture_output=True, text=True, timeout=600
+        )
+        assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+        found = re.findall(r"^(\S+\.py):(\d+): error: .*\[([\w-]+)\]$", proc.stdout, re.M)
+        return {(path, int(line), code) for path, line, code in found}
+
+    try:
+        assert check() == set()
+        (old_project.root / "inner.py").write_text(UNHASHABLE_INNER)
+        assert check() == KEY_ERROR
+    finally:
+        subprocess.run([*dmypy, "kill"], cwd=old_project.root, capture_output=True, timeout=60)
