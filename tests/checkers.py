@@ -18,10 +18,16 @@ Cases (`typecheck_cases/**/*.py`) state what every layer must report, next to th
   each listed checker (several markers per line allowed; repeat a marker for a code reported
   twice). With `: <message>` the message must be exactly that text; the plugin's own codes
   (`jaxdc-...`) always state their message, so every plugin sentence is pinned somewhere.
+- A checker may carry a target Python: `pyright@3.13` expects the diagnostic only when the
+  checker targets Python 3.13 or newer, `pyright@<3.13` only when it targets an older one;
+  without it the diagnostic is expected for every target. The cases run for each of
+  `TARGETS` (`--python-version` or its equivalent), whatever Python runs the checker:
+  what a checker synthesises (e.g. `__replace__`, from 3.13) follows the target.
 - `# runtime: raises <Exception>` on one line: running the file under Python raises that
   exception from that line; without it the file must run to completion.
 
-Every line without a marker must be clean: a diagnostic nobody expected is a false alarm.
+Every line without a marker must be clean (for every target): a diagnostic nobody expected
+is a false alarm.
 `python tests/checkers.py --write-parity` regenerates the table in docs/checker-parity.md.
 """
 
@@ -62,6 +68,11 @@ PLUGIN_CODE_PREFIX = "jaxdc-"
 # The order of the parity table's columns.
 CHECKERS = ("pyright", "basedpyright", "ty", "pyrefly", "zuban", "mypy", "mypy-plugin")
 TITLES = {"mypy-plugin": "mypy + plugin"}
+# The Python versions every case is checked for: the oldest supported, and the first whose
+# dataclasses have `__replace__` (which checkers then synthesise, typing `jaxdc.replace`).
+TARGETS = ("3.10", "3.13")
+# What a checker targets when not told: the Python running it (test projects, downstream).
+RUNNING = f"{sys.version_info.major}.{sys.version_info.minor}"
 
 
 class Diagnostic(NamedTuple):
@@ -95,12 +106,33 @@ def _fail(name: str, proc: subprocess.CompletedProcess[str]) -> RuntimeError:
 # --- pyright and basedpyright ---------------------------------------------------------------
 
 
+def _version_option(flag: str, target: str | None) -> list[str]:
+    return [flag, target] if target else []
+
+
 def run_pyright(
-    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, name: str = "pyright"
+    root: Path,
+    paths: Sequence[str] = (),
+    *,
+    python: str = PYTHON,
+    target: str | None = None,
+    name: str = "pyright",
 ) -> list[Diagnostic]:
     """Errors of one pyright (or basedpyright: same options, same JSON) run in ``root``,
-    resolving imports in the environment of ``python`` (each runner takes it)."""
-    proc = _run([str(BIN / name), "--outputjson", "--pythonpath", python, *paths], root)
+    resolving imports in the environment of ``python`` (each runner takes it), checking
+    for Python ``target`` (each runner takes it; default: its configuration's, else that
+    of ``python``)."""
+    proc = _run(
+        [
+            str(BIN / name),
+            "--outputjson",
+            "--pythonpath",
+            python,
+            *_version_option("--pythonversion", target),
+            *paths,
+        ],
+        root,
+    )
     try:
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -118,9 +150,9 @@ def run_pyright(
 
 
 def run_basedpyright(
-    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON
+    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, target: str | None = None
 ) -> list[Diagnostic]:
-    return run_pyright(root, paths, python=python, name="basedpyright")
+    return run_pyright(root, paths, python=python, target=target, name="basedpyright")
 
 
 # --- ty ---------------------------------------------------------------------------------------
@@ -129,9 +161,21 @@ def run_basedpyright(
 _TY_ERRORS = frozenset({"major", "critical", "blocker"})
 
 
-def run_ty(root: Path, paths: Sequence[str] = (".",), *, python: str = PYTHON) -> list[Diagnostic]:
+def run_ty(
+    root: Path, paths: Sequence[str] = (".",), *, python: str = PYTHON, target: str | None = None
+) -> list[Diagnostic]:
     proc = _run(
-        [str(BIN / "ty"), "check", "--python", python, "--output-format", "gitlab", *paths], root
+        [
+            str(BIN / "ty"),
+            "check",
+            "--python",
+            python,
+            *_version_option("--python-version", target),
+            "--output-format",
+            "gitlab",
+            *paths,
+        ],
+        root,
     )
     try:
         report = json.loads(proc.stdout)
@@ -153,13 +197,16 @@ def run_ty(root: Path, paths: Sequence[str] = (".",), *, python: str = PYTHON) -
 # --- pyrefly ----------------------------------------------------------------------------------
 
 
-def run_pyrefly(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) -> list[Diagnostic]:
+def run_pyrefly(
+    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, target: str | None = None
+) -> list[Diagnostic]:
     proc = _run(
         [
             str(BIN / "pyrefly"),
             "check",
             "--python-interpreter-path",
             python,
+            *_version_option("--python-version", target),
             "--output-format",
             "json",
             *paths,
@@ -184,7 +231,9 @@ _MYPY_TEXT_ERROR = re.compile(
 )
 
 
-def run_zuban(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) -> list[Diagnostic]:
+def run_zuban(
+    root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, target: str | None = None
+) -> list[Diagnostic]:
     """zuban prints mypy's text format only (no JSON); one error per line with --no-pretty."""
     proc = _run(
         [
@@ -192,6 +241,7 @@ def run_zuban(root: Path, paths: Sequence[str] = (), *, python: str = PYTHON) ->
             "check",
             "--python-executable",
             python,
+            *_version_option("--python-version", target),
             "--show-error-codes",
             "--no-pretty",
             "--no-error-summary",
@@ -358,15 +408,17 @@ def run_mypy(
     cache_dir: Path,
     command: Sequence[str] | None = None,
     python: str | None = None,
+    target: str | None = None,
     timeout: float = 900,
 ) -> MypyRun:
     """One mypy run in ``root`` (``command``: another mypy; ``python``: check against the
-    packages of another environment)."""
+    packages of another environment; ``target``: for that Python version)."""
     where = ["--python-executable", python] if python else []
     proc = _run(
         [
             *(command or mypy_command()),
             *where,
+            *_version_option("--python-version", target),
             "--cache-dir",
             str(cache_dir),
             "--output",
@@ -379,13 +431,14 @@ def run_mypy(
     return MypyRun(proc.returncode, proc.stdout, proc.stderr, root)
 
 
-def run_mypy_on_cases(root: Path, *, plugin: bool, cache_dir: Path) -> list[Diagnostic]:
+def run_mypy_on_cases(
+    root: Path, *, plugin: bool, cache_dir: Path, target: str | None = None
+) -> list[Diagnostic]:
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "mypy.ini"
         config.write_text(mypy_ini(plugin=plugin))
-        return (
-            run_mypy(root, ["--config-file", str(config), "."], cache_dir=cache_dir).check().errors
-        )
+        args = ["--config-file", str(config), "."]
+        return run_mypy(root, args, cache_dir=cache_dir, target=target).check().errors
 
 
 def build_warm_cache(shared: Path, copy_to: Path, *, command: Sequence[str] | None = None) -> Path:
@@ -520,8 +573,10 @@ def bare_venv(env_dir: Path) -> tuple[Path, Path]:
 # --- the cases ----------------------------------------------------------------------------
 
 _MARKER = re.compile(
-    r"#\s*E:\s*(?P<checkers>[\w,-]+)\s+(?P<code>[\w-]+)(?::\s*(?P<message>.*?))?\s*(?=#\s*E:|#\s*runtime:|$)"
+    r"#\s*E:\s*(?P<checkers>[\w,.@<-]+)\s+(?P<code>[\w-]+)(?::\s*(?P<message>.*?))?\s*(?=#\s*E:|#\s*runtime:|$)"
 )
+# `<checker>`, `<checker>@3.13` (targets 3.13 and newer) or `<checker>@<3.13` (older ones).
+_CHECKER = re.compile(r"(?P<checker>[\w-]+)(?:@(?P<target><?\d+\.\d+))?")
 _RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
 
 Counter = collections.Counter[tuple[str, int, str]]
@@ -533,6 +588,18 @@ class Marker(NamedTuple):
     checker: str
     code: str
     message: str | None
+    target: str | None = None
+    """`3.13`: only for targets 3.13 and newer; `<3.13`: only for older ones; None: all."""
+
+    def applies_to(self, target: str) -> bool:
+        if self.target is None:
+            return True
+        newer = _version(target) >= _version(self.target.removeprefix("<"))
+        return newer != self.target.startswith("<")
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -554,16 +621,19 @@ def parse_markers(name: str, source: str, *, plugin_messages: bool = True) -> li
         found = list(_MARKER.finditer(line))
         if len(found) != line.count("# E:"):
             raise ValueError(
-                f"{name}:{lineno}: write `# E: <checker>[,<checker>] <code>[: <message>]`"
+                f"{name}:{lineno}: write `# E: <checker>[@[<]X.Y][,<checker>...] <code>[: <message>]`"
             )
         for match in found:
-            for checker in match["checkers"].split(","):
-                if checker not in CHECKERS:
-                    raise ValueError(f"{name}:{lineno}: unknown checker {checker!r}")
+            for spelled in match["checkers"].split(","):
+                which = _CHECKER.fullmatch(spelled)
+                if which is None or which["checker"] not in CHECKERS:
+                    raise ValueError(f"{name}:{lineno}: unknown checker {spelled!r}")
                 code, message = match["code"], match["message"]
                 if plugin_messages and code.startswith(PLUGIN_CODE_PREFIX) and not message:
                     raise ValueError(f"{name}:{lineno}: state the plugin's message for {code}")
-                markers.append(Marker(name, lineno, checker, code, message or None))
+                markers.append(
+                    Marker(name, lineno, which["checker"], code, message or None, which["target"])
+                )
     return markers
 
 
@@ -634,14 +704,21 @@ def available_cases() -> list[Case]:
     return [case for case in load_cases() if case.name not in UNAVAILABLE]
 
 
-def expectations(markers: Iterable[Marker], checker: str) -> Counter:
-    return collections.Counter((m.file, m.line, m.code) for m in markers if m.checker == checker)
+def expectations(markers: Iterable[Marker], checker: str, target: str = RUNNING) -> Counter:
+    """(file, line, code) of what ``checker`` must report when it targets ``target``."""
+    return collections.Counter(
+        (m.file, m.line, m.code) for m in markers if m.checker == checker and m.applies_to(target)
+    )
 
 
-def compare(checker: str, markers: Iterable[Marker], got: Iterable[Diagnostic]) -> list[str]:
-    """Readable lines for every missing, unexpected or differently worded diagnostic."""
-    mine = [m for m in markers if m.checker == checker]
-    want = expectations(mine, checker)
+def compare(
+    checker: str, markers: Iterable[Marker], got: Iterable[Diagnostic], target: str = RUNNING
+) -> list[str]:
+    """Readable lines for every missing, unexpected or differently worded diagnostic of
+    ``checker`` run for Python ``target``."""
+    mine = [m for m in markers if m.checker == checker and m.applies_to(target)]
+    want = expectations(mine, checker, target)
+    who = checker if target == RUNNING else f"{checker}@{target}"
     reported = collections.defaultdict(list)
     for d in got:
         reported[(d.file, d.line, d.code)].append(d.message)
@@ -650,24 +727,26 @@ def compare(checker: str, markers: Iterable[Marker], got: Iterable[Diagnostic]) 
         file, line, code = key
         missing = want[key] - len(reported[key])
         if missing > 0:
-            problems.append(f"{file}:{line}: {checker} {code}: expected, not reported")
+            problems.append(f"{file}:{line}: {who} {code}: expected, not reported")
         for message in reported[key][want[key] :] if missing < 0 else []:
-            problems.append(f"{file}:{line}: {checker} {code}: unexpected: {message}")
+            problems.append(f"{file}:{line}: {who} {code}: unexpected: {message}")
         for marker in mine if reported[key] else []:
             if (marker.file, marker.line, marker.code) == key and marker.message is not None:
                 if marker.message not in reported[key]:
                     problems.append(
-                        f"{file}:{line}: {checker} {code}: expected message\n  {marker.message}\n"
+                        f"{file}:{line}: {who} {code}: expected message\n  {marker.message}\n"
                         f"got\n  " + "\n  ".join(reported[key])
                     )
     return problems
 
 
-def run_checker(checker: str, *, mypy_cache: Path | None = None) -> list[Diagnostic]:
-    """One run of ``checker`` over typecheck_cases/ (mypy needs a cache directory)."""
+def run_checker(checker: str, target: str, *, mypy_cache: Path | None = None) -> list[Diagnostic]:
+    """One run of ``checker`` over typecheck_cases/ for Python ``target`` (mypy needs a cache
+    directory)."""
     if checker in ("mypy", "mypy-plugin"):
         assert mypy_cache is not None
-        return run_mypy_on_cases(CASES_DIR, plugin=checker == "mypy-plugin", cache_dir=mypy_cache)
+        plugin = checker == "mypy-plugin"
+        return run_mypy_on_cases(CASES_DIR, plugin=plugin, cache_dir=mypy_cache, target=target)
     runner = {
         "pyright": run_pyright,
         "basedpyright": run_basedpyright,
@@ -675,7 +754,7 @@ def run_checker(checker: str, *, mypy_cache: Path | None = None) -> list[Diagnos
         "pyrefly": run_pyrefly,
         "zuban": run_zuban,
     }[checker]
-    return runner(CASES_DIR)
+    return runner(CASES_DIR, target=target)
 
 
 def available_diagnostics(found: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -766,10 +845,31 @@ def _raised_at(case: Case, expected: int, line: int) -> bool:
 
 _BEGIN = "<!-- BEGIN GENERATED by `python tests/checkers.py --write-parity` -->"
 _END = "<!-- END GENERATED -->"
+_BEGIN_REPLACE = (
+    "<!-- BEGIN GENERATED replace keywords, by `python tests/checkers.py --write-parity` -->"
+)
+_END_REPLACE = "<!-- END GENERATED replace keywords -->"
+
+# The rows of the table of typed `replace` keywords: cases whose every marked line is one
+# misspelt or mistyped keyword, so a checker types the keywords where it reports them all.
+REPLACE_KEYWORD_CASES = {
+    "`jaxdc.replace(obj, typo=...)`": "replace_unknown_field.py",
+    "`jaxdc.replace(obj, f=<wrong type>)`": "replace_wrong_type.py",
+}
 
 
-def _cell(codes: Iterable[str]) -> str:
-    return ", ".join(f"`{code}`" for code in sorted(set(codes))) or "-"
+def _targets_of(markers: Sequence[Marker]) -> str:
+    """`` (3.13)`` when the markers apply to some of TARGETS only, else nothing."""
+    targets = [t for t in TARGETS if any(m.applies_to(t) for m in markers)]
+    return "" if len(targets) == len(TARGETS) else f" ({', '.join(targets)})"
+
+
+def _cell(markers: Sequence[Marker]) -> str:
+    by_code = collections.defaultdict(list)
+    for marker in markers:
+        by_code[marker.code].append(marker)
+    parts = [f"`{code}`{_targets_of(by_code[code])}" for code in sorted(by_code)]
+    return ", ".join(parts) or "-"
 
 
 def render_table(cases: Iterable[Case]) -> str:
@@ -778,7 +878,7 @@ def render_table(cases: Iterable[Case]) -> str:
     for case in cases:
         if not case.behaviour:
             continue  # a package's __init__.py
-        cells = [_cell(m.code for m in case.markers if m.checker == c) for c in CHECKERS]
+        cells = [_cell([m for m in case.markers if m.checker == c]) for c in CHECKERS]
         runtime = f"raises `{case.raises[1]}`" if case.raises else "runs"
         link = f"[{case.name.removesuffix('.py')}](../typecheck_cases/{case.name})"
         behaviour = case.behaviour.replace("|", "\\|")  # a bare | would split the cell
@@ -786,11 +886,40 @@ def render_table(cases: Iterable[Case]) -> str:
     return "\n".join(rows)
 
 
-def render_parity(cases: Iterable[Case], document: str) -> str:
-    """``document`` with the text between the markers replaced by the current table."""
-    head, _, rest = document.partition(_BEGIN)
-    _, _, tail = rest.partition(_END)
-    return f"{head}{_BEGIN}\n{render_table(cases)}\n{_END}{tail}"
+def _types_keywords(case: Case, checker: str, target: str) -> bool:
+    lines = {m.line for m in case.markers}
+    return all(
+        any(m.line == line and m.checker == checker and m.applies_to(target) for m in case.markers)
+        for line in lines
+    )
+
+
+def render_replace_table(cases: Iterable[Case]) -> str:
+    """Which checker reports the misspelt and mistyped `replace` keywords, per target."""
+    by_name = {case.name: case for case in cases}
+    columns = [(title, by_name[name]) for title, name in REPLACE_KEYWORD_CASES.items()]
+    header = " | ".join(f"{title}, {target}" for title, _ in columns for target in TARGETS)
+    rows = [f"| checker | {header} |", "|---" * (len(columns) * len(TARGETS) + 1) + "|"]
+    for checker in CHECKERS:
+        cells = [
+            "typed" if _types_keywords(case, checker, target) else "-"
+            for _, case in columns
+            for target in TARGETS
+        ]
+        rows.append(f"| {TITLES.get(checker, checker)} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _between(document: str, begin: str, end: str, text: str) -> str:
+    head, _, rest = document.partition(begin)
+    _, _, tail = rest.partition(end)
+    return f"{head}{begin}\n{text}\n{end}{tail}"
+
+
+def render_parity(cases: Sequence[Case], document: str) -> str:
+    """``document`` with the text between each pair of markers replaced by its table."""
+    document = _between(document, _BEGIN_REPLACE, _END_REPLACE, render_replace_table(cases))
+    return _between(document, _BEGIN, _END, render_table(cases))
 
 
 if __name__ == "__main__":
