@@ -855,6 +855,7 @@ _END_REPLACE = "<!-- END GENERATED replace keywords -->"
 REPLACE_KEYWORD_CASES = {
     "`jaxdc.replace(obj, typo=...)`": "replace_unknown_field.py",
     "`jaxdc.replace(obj, f=<wrong type>)`": "replace_wrong_type.py",
+    "`obj.replace(...)` on a `PyTreeNode`, both mistakes": "replace_pytree_node.py",
 }
 
 

@@ -42,7 +42,7 @@ env2: Env = jaxdc.replace(env, label="maze")
 
 def misuse() -> None:
     Agent(jnp.ones(3), env)  # E: pyright,basedpyright reportCallIssue  # E: ty missing-argument  # E: pyrefly missing-argument  # E: pyrefly missing-argument  # E: zuban,mypy,mypy-plugin call-arg
-    agent.replace(lr="fast")  # E: mypy-plugin arg-type
+    agent.replace(lr="fast")  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin arg-type
 
 
 env.pos = jnp.zeros(2)  # E: pyright,basedpyright reportAttributeAccessIssue  # E: ty invalid-assignment  # E: pyrefly read-only  # E: zuban,mypy,mypy-plugin misc  # runtime: raises FrozenInstanceError

@@ -21,4 +21,4 @@ class Node(PyTreeNode):
 state = State(jnp.zeros(3))
 assert_type(jaxdc.replace(state, step=1), State)
 assert_type(Node(jnp.zeros(2)).replace(value=jnp.ones(2)), Node)
-jaxdc.replace(state, 1)  # E: pyright,basedpyright reportCallIssue  # E: ty too-many-positional-arguments  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg  # runtime: raises TypeError
+jaxdc.replace(state, 1)  # E: pyright,basedpyright reportCallIssue  # E: ty too-many-positional-arguments  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg  # E: mypy@3.13 arg-type  # runtime: raises TypeError

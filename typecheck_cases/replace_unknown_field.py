@@ -1,4 +1,4 @@
-"""replace: an unknown field name is rejected (at runtime, and by the mypy plugin)."""
+"""replace: an unknown field name is rejected (at runtime, by the mypy plugin, and from 3.13 by each checker with `__replace__`)."""
 
 import jax
 import jax.numpy as jnp
@@ -12,4 +12,4 @@ class State:
     params: jax.Array
 
 
-jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))  # E: mypy-plugin call-arg  # runtime: raises TypeError
+jaxdc.replace(State(jnp.zeros(3)), parms=jnp.ones(3))  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: ty@3.13 unknown-argument  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13,mypy-plugin call-arg  # runtime: raises TypeError

@@ -20,7 +20,13 @@ from .config import PluginConfig
 from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
-from .replace import add_replace_method, replace_function_signature, replace_method_signature
+from .replace import (
+    add_replace_method,
+    bound_replace_signature,
+    replace_call_signature,
+    replace_function_signature,
+    replace_method_signature,
+)
 from .types_walk import verdict_classes, verdict_triggers
 
 
@@ -42,6 +48,8 @@ class Handlers:
         self.copy_type = copy_type
         self.replace_function_signature = replace_function_signature
         self.replace_method_signature = replace_method_signature
+        self.replace_call_signature = replace_call_signature
+        self.bound_replace_signature = bound_replace_signature
 
     # --- semantic analysis ----------------------------------------------------------------
 

@@ -153,6 +153,10 @@ class JaxdcPlugin(Plugin):
         # itself checks that it is PyTreeNode's.
         if fullname.endswith(".replace"):
             return self._handlers.replace_method_signature
+        if fullname in names.REPLACE_CALLS:
+            return self._handlers.replace_call_signature
+        if fullname in names.BOUND_REPLACE_CALLS:
+            return self._handlers.bound_replace_signature
         return None
 
     # --- caches ---------------------------------------------------------------------------

@@ -1,8 +1,12 @@
 """Precise signatures for ``jaxdc.replace(obj, **changes)`` and ``obj.replace(**changes)``.
 
-The stubs can only say ``**changes: Any``. Given the object's type, the plugin knows the
-class's init fields and their types, so an unknown keyword or a wrongly typed value is
-reported by mypy's own call checking (codes ``call-arg`` / ``arg-type``).
+Before Python 3.13 the stubs can only say ``**changes: Any``; from 3.13 on they take the
+keywords of the ``__replace__`` mypy synthesises, which leaves out ``init=False`` fields
+(the runtime accepts them) and returns the class where the object is ``Self`` or a type
+variable. Given the object's type, the plugin knows the fields ``replace`` takes and their
+types, so it writes the signature itself, for every target version: an unknown keyword or
+a wrongly typed value is reported once, by mypy's own call checking (codes ``call-arg`` /
+``arg-type``), and the result has the object's own type.
 
 A class decorated with ``jaxdc.compat.flax_struct.dataclass`` gets ``.replace`` at runtime,
 as with flax; no stub can add a method to a decorated class (PEP 681), so the plugin adds
@@ -19,12 +23,28 @@ from mypy.nodes import (
     ArgKind,
     Argument,
     CallExpr,
+    Context,
+    Expression,
+    MemberExpr,
     SymbolTableNode,
     Var,
 )
-from mypy.plugin import ClassDefContext, FunctionSigContext, MethodSigContext
+from mypy.plugin import (
+    CheckerPluginInterface,
+    ClassDefContext,
+    FunctionSigContext,
+    MethodSigContext,
+)
 from mypy.plugins.common import add_method_to_class
-from mypy.types import AnyType, CallableType, Instance, Type, TypeOfAny, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Type,
+    TypeOfAny,
+    TypeVarType,
+    get_proper_type,
+)
 from mypy.typevars import fill_typevars
 
 from . import compat, names
@@ -32,33 +52,85 @@ from .fields import EXCLUDED, is_pytree_class, pytree_fields
 
 
 def replace_function_signature(ctx: FunctionSigContext) -> CallableType:
-    """``replace(obj, /, **changes)``: the first argument decides the keywords."""
-    signature = ctx.default_signature
-    if not ctx.args or len(ctx.args[0]) != 1 or not signature.arg_types:
-        return signature
-    if isinstance(ctx.context, CallExpr) and ctx.context.arg_kinds.count(ARG_POS) > 1:
-        return signature  # mypy reports the extra positional argument; one error is enough
-    instance = _pytree_instance(ctx.api.get_expression_type(ctx.args[0][0]))
-    if instance is None:
-        return signature
-    field_names, kinds, types = _keywords(instance)
-    return signature.copy_modified(
-        arg_names=[signature.arg_names[0], *field_names],
-        arg_kinds=[signature.arg_kinds[0], *kinds],
-        arg_types=[signature.arg_types[0], *types],
+    """``replace(obj, /, **changes)`` before Python 3.13: the first argument decides the
+    keywords."""
+    return _with_object_first(ctx.default_signature, ctx.args, ctx.context, ctx.api)
+
+
+def replace_call_signature(ctx: MethodSigContext) -> CallableType:
+    """``replace(obj, ...)`` from Python 3.13 on, where ``replace`` is a callable object
+    whose ``__call__`` takes the object first."""
+    return _with_object_first(ctx.default_signature, ctx.args, ctx.context, ctx.api)
+
+
+def bound_replace_signature(ctx: MethodSigContext) -> CallableType:
+    """``obj.replace(...)`` from Python 3.13 on: ``PyTreeNode.replace`` is a descriptor
+    whose ``__call__`` is bound to ``obj``."""
+    receiver = _receiver_type(ctx)
+    keywords = _keywords(receiver)
+    if keywords is None:
+        return ctx.default_signature
+    field_names, kinds, types = keywords
+    return ctx.default_signature.copy_modified(
+        arg_names=field_names,
+        arg_kinds=kinds,
+        arg_types=types,
+        ret_type=receiver,
+        variables=[],
+        name=f"replace of {names.PYTREE_NODE.rpartition('.')[2]}",
     )
 
 
 def replace_method_signature(ctx: MethodSigContext) -> CallableType:
-    """``obj.replace(**changes)``: the receiver decides the keywords."""
+    """``obj.replace(**changes)`` before Python 3.13 (and the method the plugin adds to
+    flax_struct classes): the receiver decides the keywords."""
     signature = ctx.default_signature
     instance = _pytree_instance(ctx.type)
     if instance is None:
         return signature
     if not _is_jaxdc_replace(instance.type.get("replace")):
         return signature  # the class defines a replace of its own
-    field_names, kinds, types = _keywords(instance)
+    field_names, kinds, types = _fields_keywords(instance)
     return signature.copy_modified(arg_names=field_names, arg_kinds=kinds, arg_types=types)
+
+
+def _with_object_first(
+    signature: CallableType,
+    args: list[list[Expression]],
+    context: Context,
+    api: CheckerPluginInterface,
+) -> CallableType:
+    """``signature`` taking its first argument's type and returning it, with the fields of
+    that object as keywords (unchanged when the object is not a jaxdc instance)."""
+    if not args or len(args[0]) != 1 or not signature.arg_types:
+        return signature
+    obj = api.get_expression_type(args[0][0])
+    keywords = _keywords(obj)
+    if keywords is None:
+        return signature
+    field_names, kinds, types = keywords
+    if isinstance(context, CallExpr) and context.arg_kinds.count(ARG_POS) > 1:
+        # A change given positionally: mypy reports the extra argument once against
+        # `(obj, /, **changes)`, where a signature of keywords only gets it twice.
+        field_names, kinds, types = ["changes"], [ARG_STAR2], [AnyType(TypeOfAny.explicit)]
+    return signature.copy_modified(
+        arg_names=[signature.arg_names[0], *field_names],
+        arg_kinds=[signature.arg_kinds[0], *kinds],
+        arg_types=[obj, *types],
+        ret_type=obj,
+        variables=[],
+        name="replace",
+    )
+
+
+def _receiver_type(ctx: MethodSigContext) -> Type:
+    """The object a bound ``replace`` was taken from: the call's receiver as written
+    (``self`` stays ``Self``), else the type the stubs bound it to."""
+    callee = ctx.context.callee if isinstance(ctx.context, CallExpr) else None
+    if isinstance(callee, MemberExpr):
+        return ctx.api.get_expression_type(callee.expr)
+    bound = get_proper_type(ctx.type)
+    return bound.args[-1] if isinstance(bound, Instance) and bound.args else bound
 
 
 def add_replace_method(ctx: ClassDefContext) -> None:
@@ -78,13 +150,21 @@ def _is_jaxdc_replace(method: SymbolTableNode | None) -> bool:
 
 
 def _pytree_instance(typ: Type) -> Instance | None:
+    """The jaxdc instance type ``typ`` is, or is bounded by (``Self``, a type variable)."""
     typ = get_proper_type(typ)
+    if isinstance(typ, TypeVarType):
+        typ = get_proper_type(typ.upper_bound)
     if isinstance(typ, Instance) and is_pytree_class(typ.type) and "dataclass" in typ.type.metadata:
         return typ
     return None
 
 
-def _keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:
+def _keywords(obj: Type) -> tuple[list[str | None], list[ArgKind], list[Type]] | None:
+    instance = _pytree_instance(obj)
+    return None if instance is None else _fields_keywords(instance)
+
+
+def _fields_keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:
     """What replace takes, as the runtime does: the fields the pytree carries (``init=False``
     ones too; a ``pytree=False`` field's new value would revert to its default after
     ``jit``), optional; and the InitVars ``__post_init__`` is given again, required when

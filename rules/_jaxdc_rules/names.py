@@ -25,6 +25,15 @@ COMPAT_FLAX_FIELD = "jaxdc.compat.flax_struct.field"
 # Decorators that make a jaxdc class.
 DECORATORS = frozenset({DECORATOR, COMPAT_FLAX_DECORATOR})
 REPLACE = "jaxdc._replace.replace"
+# From Python 3.13 on, the stubs make `jaxdc.replace` and `PyTreeNode.replace` callable
+# objects (typed from `__replace__` where the checker synthesises it): the plugin types
+# their `__call__`, with the object first, or bound to the object.
+REPLACE_CALLS = frozenset(
+    {"jaxdc._replace._ReplaceFieldKeywords.__call__", "jaxdc._replace._ReplaceAnyKeywords.__call__"}
+)
+BOUND_REPLACE_CALLS = frozenset(
+    {"jaxdc._replace._BoundFieldKeywords.__call__", "jaxdc._replace._BoundAnyKeywords.__call__"}
+)
 JIT = "jaxdc._jit.jit"
 ATTR = "jaxdc._mutation.attr"
 COPY_AND_MUTATE = "jaxdc._copy_and_mutate.copy_and_mutate"

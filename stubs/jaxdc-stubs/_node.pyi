@@ -1,7 +1,11 @@
-from typing import Any
+import sys
+from typing import Any, ClassVar
 
 from jaxdc._field import field, static_field
 from typing_extensions import Self, dataclass_transform
+
+if sys.version_info >= (3, 13):
+    from jaxdc._replace import _ReplaceMethod
 
 # Subclassing decorates: the class keywords are the `pytree_dataclass(...)` options.
 @dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
@@ -21,4 +25,9 @@ class PyTreeNode:
         check_shapes: bool = False,
         **kwargs: Any,
     ) -> None: ...
-    def replace(self, **changes: Any) -> Self: ...
+    # `obj.replace(**changes)`: the keywords of `obj`'s synthesised `__replace__` where the
+    # checker has one (jaxdc/_replace.pyi), else any keyword (the mypy plugin types them).
+    if sys.version_info >= (3, 13):
+        replace: ClassVar[_ReplaceMethod]
+    else:
+        def replace(self, **changes: Any) -> Self: ...

@@ -1,4 +1,4 @@
-"""replace: unknown keywords and wrong value types (the plugin derives replace's signature)."""
+"""replace: unknown keywords and wrong value types (the plugin derives replace's signature; from 3.13 each checker with `__replace__` too)."""
 
 import jax
 import jax.numpy as jnp
@@ -18,8 +18,8 @@ class Node(PyTreeNode):
 
 
 state = State(jnp.zeros(3))
-jaxdc.replace(state, parms=jnp.ones(3))  # E: mypy-plugin call-arg  # runtime: raises TypeError
-jaxdc.replace(state, step="one")  # E: mypy-plugin arg-type
+jaxdc.replace(state, parms=jnp.ones(3))  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: ty@3.13 unknown-argument  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13,mypy-plugin call-arg  # runtime: raises TypeError
+jaxdc.replace(state, step="one")  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin arg-type
 jaxdc.replace(state, cache=1)  # E: mypy-plugin call-arg
-Node(jnp.zeros(2)).replace(valu=jnp.ones(2))  # E: mypy-plugin call-arg
-Node(jnp.zeros(2)).replace(value="x")  # E: mypy-plugin arg-type
+Node(jnp.zeros(2)).replace(valu=jnp.ones(2))  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: ty@3.13 unknown-argument  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13,mypy-plugin call-arg
+Node(jnp.zeros(2)).replace(value="x")  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin arg-type

@@ -37,6 +37,6 @@ class Empty:
 
 
 jaxdc.replace()  # E: pyright,basedpyright reportCallIssue  # E: ty missing-argument  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg
-jaxdc.replace(1, x=2)
+jaxdc.replace(1, x=2)  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin@3.13 arg-type
 jaxdc.attr()  # E: pyright,basedpyright reportCallIssue  # E: ty missing-argument  # E: pyrefly bad-argument-count  # E: zuban,mypy,mypy-plugin call-arg
 jaxdc.attr(Empty(), 3).set(1)  # E: pyright,basedpyright reportArgumentType  # E: ty invalid-argument-type  # E: pyrefly bad-argument-type  # E: zuban,mypy,mypy-plugin arg-type  # E: mypy,mypy-plugin arg-type  # E: mypy-plugin jaxdc-mutation: cannot assign to a field of 'Empty': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, field=...), or `with jaxdc.copy_and_mutate(obj) as new: new.field = ...` (spelled `jaxdc.attr(new, lambda n: n.field).set(...)` where type checkers must accept it).
