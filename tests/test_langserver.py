@@ -1,35 +1,55 @@
-"""What an editor shows: drive `pyright-langserver --stdio` over JSON-RPC like VS Code does.
+"""What an editor shows: drive pyright-langserver, basedpyright-langserver and `ty server`
+over JSON-RPC like VS Code does (`langserver.py`), for a Python 3.13 target.
 
-Completion on an instance must offer the field names, and the constructor's signature help
-must list the fields with their types (the stubs' `dataclass_transform` is what makes both
-work: without it the editor shows `Layer()` with no parameters). pyright names a static
-field's type `Static[str]`, not `str`: it keeps alias names in signatures and hovers, which
-tells the reader both the value type and that the argument is static (a jit cache key);
-the field's value type is plain `str` (see typecheck_cases/constructor_types.py).
+Completion on an instance offers the field names, and inside `Cls(` and `jdc.replace(obj, `
+the field keywords; signature help lists the fields with their types; hovering a field
+shows its type and hovering `Static` explains what static means (the stubs' docstring);
+and each mistake in examples/misuse.py is published as one error on its line. All of it
+comes from the stubs (`dataclass_transform`, `replace` typed from `__replace__`): without
+them the editor shows `Layer()` with no parameters. pyright and basedpyright name a static
+field's type `Static[str]`, not `str`: they keep alias names in signatures and hovers,
+which tells the reader both the value type and that the argument is static (a jit cache
+key); ty shows the value type, `str`. Where a server does not yet do what an editor should
+(ty completing `replace`'s keywords), the test is an expected failure that fails the day
+the server learns it.
+
+Each server is one process (its own process group, always ended) per worker, serving
+every test of the module; the first request pays for reading jax's stubs.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import selectors
-import subprocess
+import re
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
+from langserver import LanguageServer
 
-TIMEOUT = 60.0  # first analysis reads jax's stubs; a few seconds on a warm machine
+BIN = Path(sys.executable).parent
+REPO = Path(__file__).resolve().parent.parent
+MISUSE = REPO / "examples" / "misuse.py"
+# The target Python the editor is configured for: from 3.13 on, `replace` takes the keywords
+# of the `__replace__` the checkers synthesise.
+TARGET = "3.13"
+SERVERS = {
+    "pyright": [str(BIN / "pyright-langserver"), "--stdio"],
+    "basedpyright": [str(BIN / "basedpyright-langserver"), "--stdio"],
+    "ty": [str(BIN / "ty"), "server"],
+}
 
 SOURCE = textwrap.dedent(
     """\
     import jax
     import jax.numpy as jnp
+    import jaxdc as jdc
     from jaxdc import Static, pytree_dataclass
+
 
     @pytree_dataclass
     class Layer:
@@ -37,146 +57,222 @@ SOURCE = textwrap.dedent(
         name: Static[str]
         width: Static[int] = 4
 
+
     layer = Layer(jnp.zeros(3), "dense")
+    print(layer.name)
+    Layer()
+    jdc.replace(layer, )
     layer.
     """
 )
-COMPLETION_AT = {"line": 11, "character": 6}  # after `layer.`
-SIGNATURE_AT = {"line": 10, "character": 14}  # just inside `Layer(`
+FIELDS = {"weights", "name", "width"}
 
 
-class LanguageServer:
-    """A minimal LSP client: framed JSON-RPC on the server's stdin/stdout."""
-
-    def __init__(self, workspace: Path) -> None:
-        self.proc = subprocess.Popen(
-            [str(Path(sys.executable).parent / "pyright-langserver"), "--stdio"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            cwd=workspace,
-        )
-        self.selector = selectors.DefaultSelector()
-        assert self.proc.stdout is not None
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self.buffer = b""
-        self.next_id = 0
-
-    def send(self, message: dict[str, Any]) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        self.proc.stdin.flush()
-
-    def notify(self, method: str, params: dict[str, Any]) -> None:
-        self.send({"method": method, "params": params})
-
-    def request(self, method: str, params: dict[str, Any]) -> Any:
-        """Send a request and return its result, answering the server's own requests."""
-        self.next_id += 1
-        request_id = self.next_id
-        self.send({"id": request_id, "method": method, "params": params})
-        for message in self._messages(time.monotonic() + TIMEOUT):
-            if message.get("id") == request_id and "method" not in message:
-                assert "error" not in message, message
-                return message["result"]
-            if "id" in message and "method" in message:  # e.g. workDoneProgress/create
-                self.send({"id": message["id"], "result": None})
-        raise AssertionError("unreachable")
-
-    def _messages(self, deadline: float) -> Iterator[dict[str, Any]]:
-        while True:
-            header, sep, rest = self.buffer.partition(b"\r\n\r\n")
-            if sep:
-                length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
-                if len(rest) >= length:
-                    self.buffer = rest[length:]
-                    yield json.loads(rest[:length])
-                    continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self.selector.select(remaining):
-                raise TimeoutError(f"pyright-langserver did not answer within {TIMEOUT}s")
-            assert self.proc.stdout is not None
-            chunk = os.read(self.proc.stdout.fileno(), 65536)
-            if not chunk:
-                raise EOFError("pyright-langserver exited")
-            self.buffer += chunk
-
-    def close(self) -> None:
-        try:
-            self.request("shutdown", {})
-            self.notify("exit", {})
-            self.proc.wait(timeout=5)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
+def after(snippet: str) -> dict[str, int]:
+    """The LSP position just after the first ``snippet`` in SOURCE."""
+    offset = SOURCE.index(snippet) + len(snippet)
+    line = SOURCE.count("\n", 0, offset)
+    return {"line": line, "character": offset - (SOURCE.rfind("\n", 0, offset) + 1)}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LanguageServer, str]]:
-    workspace = tmp_path_factory.mktemp("editor")
+def on(snippet: str, word: str) -> dict[str, int]:
+    """The position of the first letter of ``word`` inside the first ``snippet``."""
+    position = after(snippet)
+    position["character"] -= len(snippet) - snippet.index(word)
+    return position
+
+
+class Session(NamedTuple):
+    server: LanguageServer
+    name: str
+    model: str
+    """URI of SOURCE."""
+    misuse: str
+    """URI of examples/misuse.py."""
+
+    def ask(self, method: str, uri: str, position: dict[str, int]) -> Any:
+        return self.server.request(method, {"textDocument": {"uri": uri}, "position": position})
+
+
+def _workspace(root: Path) -> None:
+    """The editor's project settings: this venv, a Python 3.13 target, server defaults."""
     env = Path(sys.prefix)
-    (workspace / "pyrightconfig.json").write_text(
-        json.dumps({"venvPath": str(env.parent), "venv": env.name})
-    )
-    source = workspace / "model.py"
-    source.write_text(SOURCE)
-    uri = source.as_uri()
-    ls = LanguageServer(workspace)
+    config = {"venvPath": str(env.parent), "venv": env.name, "pythonVersion": TARGET}
+    (root / "pyrightconfig.json").write_text(json.dumps(config))
+    (root / "ty.toml").write_text(f'[environment]\npython = "{env}"\npython-version = "{TARGET}"\n')
+    (root / "model.py").write_text(SOURCE)
+    (root / "misuse.py").write_text(MISUSE.read_text())
+
+
+CAPABILITIES = {
+    "textDocument": {
+        "completion": {"completionItem": {"snippetSupport": False}},
+        "hover": {"contentFormat": ["markdown", "plaintext"]},
+        "signatureHelp": {
+            "signatureInformation": {"parameterInformation": {"labelOffsetSupport": True}}
+        },
+        "publishDiagnostics": {},
+    }
+}
+
+
+@pytest.fixture(scope="module", params=list(SERVERS))
+def session(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Session]:
+    name: str = request.param
+    root = tmp_path_factory.mktemp(f"editor-{name}")
+    _workspace(root)
+    server = LanguageServer(SERVERS[name], root)
     try:
-        ls.request(
+        server.request(
             "initialize",
             {
                 "processId": os.getpid(),
-                "rootUri": workspace.as_uri(),
-                "workspaceFolders": [{"uri": workspace.as_uri(), "name": workspace.name}],
-                "capabilities": {
-                    "textDocument": {
-                        "completion": {"completionItem": {"snippetSupport": False}},
-                        "signatureHelp": {
-                            "signatureInformation": {
-                                "parameterInformation": {"labelOffsetSupport": True}
-                            }
-                        },
-                    }
-                },
+                "rootUri": root.as_uri(),
+                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+                "capabilities": CAPABILITIES,
             },
         )
-        ls.notify("initialized", {})
-        ls.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": SOURCE}},
-        )
-        yield ls, uri
+        server.notify("initialized", {})
+        uris = []
+        for file in ("model.py", "misuse.py"):
+            uri = (root / file).as_uri()
+            text = (root / file).read_text()
+            document = {"uri": uri, "languageId": "python", "version": 1, "text": text}
+            server.notify("textDocument/didOpen", {"textDocument": document})
+            uris.append(uri)
+        yield Session(server, name, *uris)
     finally:
-        ls.close()
+        server.close()
 
 
-def test_completion_offers_the_fields(server: tuple[LanguageServer, str]) -> None:
-    ls, uri = server
-    result = ls.request(
-        "textDocument/completion", {"textDocument": {"uri": uri}, "position": COMPLETION_AT}
-    )
+def _labels(result: Any) -> set[str]:
     items = result["items"] if isinstance(result, dict) else result
-    labels = {item["label"] for item in items}
-    assert {"weights", "name", "width"} <= labels
+    return {item["label"] for item in items}
 
 
-def test_signature_help_shows_the_fields_with_their_types(
-    server: tuple[LanguageServer, str],
+def _hover_text(result: Any) -> str:
+    contents = result["contents"]
+    return contents["value"] if isinstance(contents, dict) else str(contents)
+
+
+def test_completion_after_the_object_offers_the_fields(session: Session) -> None:
+    result = session.ask("textDocument/completion", session.model, after("\nlayer."))
+    assert FIELDS <= _labels(result)
+
+
+def test_completion_inside_the_constructor_offers_the_field_keywords(session: Session) -> None:
+    result = session.ask("textDocument/completion", session.model, after("\nLayer("))
+    assert {f"{field}=" for field in FIELDS} <= _labels(result)
+
+
+def test_completion_inside_replace_offers_the_field_keywords(
+    session: Session, request: pytest.FixtureRequest
 ) -> None:
-    ls, uri = server
-    result = ls.request(
-        "textDocument/signatureHelp", {"textDocument": {"uri": uri}, "position": SIGNATURE_AT}
-    )
+    if session.name == "ty":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="ty 0.0.105 completes no keyword a ParamSpec carries (it does check them)",
+            )
+        )
+    result = session.ask("textDocument/completion", session.model, after("jdc.replace(layer, "))
+    assert {f"{field}=" for field in FIELDS} <= _labels(result)
+
+
+# What signature help shows inside `Layer(` (parameters are [start, end) offsets into it).
+CONSTRUCTOR_SIGNATURE = {
+    "pyright": "(weights: Array, name: Static[str], width: Static[int] = 4) -> Layer",
+    "basedpyright": "(weights: Array, name: Static[str], width: Static[int] = 4) -> Layer",
+    "ty": "(weights: Array, name: str, width: int = 4) -> Layer",
+}
+
+
+def test_signature_help_shows_the_fields_with_their_types(session: Session) -> None:
+    result = session.ask("textDocument/signatureHelp", session.model, after("\nLayer("))
     (signature,) = result["signatures"]
-    assert signature["label"] == (
-        "(weights: Array, name: Static[str], width: Static[int] = 4) -> Layer"
+    label = signature["label"]
+    assert label == CONSTRUCTOR_SIGNATURE[session.name]
+    parameters = [label[start:end] for start, end in (p["label"] for p in signature["parameters"])]
+    assert [p.partition(":")[0] for p in parameters] == ["weights", "name", "width"]
+
+
+def test_signature_help_inside_replace_shows_the_field_keywords(
+    session: Session, request: pytest.FixtureRequest
+) -> None:
+    if session.name == "ty":
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True, reason="ty 0.0.105 shows the ParamSpec, not the keywords it carries"
+            )
+        )
+    result = session.ask("textDocument/signatureHelp", session.model, after("jdc.replace(layer, "))
+    (signature,) = result["signatures"]
+    assert signature["label"].endswith(
+        "/, *, weights: Array = ..., name: Static[str] = ..., width: Static[int] = ...) -> Layer"
     )
-    label = signature["label"]  # parameters are [start, end) offsets into it
-    assert [label[start:end] for start, end in (p["label"] for p in signature["parameters"])] == [
-        "weights: Array",
-        "name: Static[str]",
-        "width: Static[int] = 4",
-    ]
+
+
+# What hovering `layer.name` shows.
+FIELD_HOVER = {"pyright": "name: Static[str]", "basedpyright": "name: Static[str]", "ty": "str"}
+
+
+def test_hover_on_a_field_shows_its_type(session: Session) -> None:
+    result = session.ask("textDocument/hover", session.model, on("print(layer.name)", "name"))
+    code = re.search(r"```\w*\n(.*?)\n```", _hover_text(result), re.DOTALL)
+    assert code is not None, result
+    assert code.group(1).endswith(FIELD_HOVER[session.name])
+
+
+def test_hover_on_static_explains_what_it_means(session: Session) -> None:
+    result = session.ask("textDocument/hover", session.model, on("name: Static[str]", "Static"))
+    text = " ".join(_hover_text(result).split())
+    assert "`Static[T]`: a static field (or `jaxdc.jit` parameter) of type `T`." in text
+    assert "part of the jit cache key" in text
+    assert "`T` must be hashable" in text
+
+
+class Mistake(NamedTuple):
+    line: str
+    """What the line of examples/misuse.py starts with."""
+    codes: dict[str, str]
+    """The one error each server publishes on it: pyright's code (basedpyright's too), ty's."""
+
+
+MISTAKES = [
+    Mistake(
+        "layers: jdc.Static[list[int]]",
+        {"pyright": "reportInvalidTypeForm", "ty": "invalid-type-arguments"},
+    ),
+    Mistake(
+        "table: jdc.Static[np.ndarray]",
+        {"pyright": "reportInvalidTypeForm", "ty": "invalid-type-arguments"},
+    ),
+    Mistake(
+        "config: jdc.Static[Config]",
+        {"pyright": "reportInvalidTypeForm", "ty": "invalid-type-arguments"},
+    ),
+    Mistake(
+        "model.w = jnp.zeros(3)",
+        {"pyright": "reportAttributeAccessIssue", "ty": "invalid-assignment"},
+    ),
+    Mistake("Model(jnp.ones(3))", {"pyright": "reportCallIssue", "ty": "missing-argument"}),
+    Mistake("jdc.replace(model, wieght=", {"pyright": "reportCallIssue", "ty": "unknown-argument"}),
+    Mistake("def forward(", {"pyright": "reportInvalidTypeForm", "ty": "invalid-type-arguments"}),
+]
+
+
+def test_each_mistake_of_the_misuse_example_is_one_error_on_its_line(session: Session) -> None:
+    lines = MISUSE.read_text().splitlines()
+    family = "ty" if session.name == "ty" else "pyright"
+    expected = {}
+    for mistake in MISTAKES:
+        (number,) = [n for n, text in enumerate(lines, 1) if text.strip().startswith(mistake.line)]
+        expected[number] = [mistake.codes[family]]
+    errors: dict[int, list[str]] = {}
+    for diagnostic in session.server.wait_for_diagnostics(session.misuse):
+        if diagnostic["severity"] == 1:  # errors; hints and warnings ask nothing of the user
+            line = diagnostic["range"]["start"]["line"] + 1
+            errors.setdefault(line, []).append(diagnostic.get("code"))
+    assert errors == expected

@@ -22,3 +22,13 @@ class _StaticMarker: ...
 STATIC_MARKER: Final[_StaticMarker]
 
 Static: TypeAlias = Annotated[StaticTypeMustBeHashable, STATIC_MARKER]
+"""`Static[T]`: a static field (or `jaxdc.jit` parameter) of type `T`.
+
+Static means part of the pytree's structure (its treedef), not a leaf: JAX never traces it,
+so `jit`, `vmap` and `grad` see its value as a constant, and the value is part of the jit
+cache key (a new value compiles again). jaxdc compares and hashes it, so `T` must be
+hashable with an `__eq__` returning `bool`: `tuple[int, ...]`, not `list[int]`, and never an
+array. The field's own type stays `T` (`layer.name` is a `str`). Checked by every type
+checker through this alias's bound, by the mypy plugin, and by jaxdc when the class is
+defined and when an instance is built or replaced.
+"""
