@@ -9,6 +9,7 @@ import jax.numpy as jnp
 from jaxdc import Static, pytree_dataclass
 
 T = TypeVar("T")
+O = TypeVar("O", bound=object)  # the same type variable, as ty accepts it in Static[...]
 H = TypeVar("H", bound=Hashable)
 
 
@@ -30,13 +31,14 @@ class Job:
 
 
 @pytree_dataclass
-class Model(Generic[T, H]):
+class Model(Generic[T, H, O]):
     w: jax.Array
     key: Static[T]  # E: ty invalid-type-arguments
     tag: Static[H]  # E: mypy type-var
     runner: Static[Runner]  # E: ty invalid-type-arguments  # E: zuban,mypy type-var
     anything: Static[Hashable]  # E: mypy type-var
     promised: Static[HashableRunner]
+    said: Static[O]
 
 
-Model(jnp.zeros(2), 1, "t", Job(), 3, Job())
+Model(jnp.zeros(2), 1, "t", Job(), 3, Job(), 4)

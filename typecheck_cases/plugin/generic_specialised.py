@@ -6,11 +6,11 @@ import jax
 
 from jaxdc import PyTreeNode, Static
 
-T = TypeVar("T")
+T = TypeVar("T", bound=object)  # what no bound means; ty needs it said (docs/checker-parity.md)
 
 
 class Base(PyTreeNode, Generic[T]):
-    key: Static[T]  # E: ty invalid-type-arguments
+    key: Static[T]
     w: jax.Array
 
 
