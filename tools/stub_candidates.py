@@ -1,14 +1,18 @@
-"""Measure stub designs for `copy_and_mutate` on every checker (docs/checker-parity.md).
+"""Measure stub designs on all seven checker configurations and both target Pythons
+(docs/checker-parity.md has the tables this prints).
 
-A stub cannot tell a checker that fields may be assigned inside a `with` block only, so the
-question is which return type of `copy_and_mutate` serves users best. Each candidate
-replaces `_copy_and_mutate.pyi` in a copy of the stubs installed as `jaxdc-stubs` into a
+A question is a probe file whose lines are tagged (`# TAG` at the end) and the stub files a
+candidate replaces; every tag says whether its line must be reported (a mistake) or clean
+(code the runtime accepts). Each candidate's stubs are installed as `jaxdc-stubs` into a
 scratch venv (which sees jax & co. of this one, not the editable jaxdc), and every checker
-runs over one probe against that venv. Prints a Markdown table:
+configuration runs over the probe against it, for each target Python. A cell lists what
+the configuration gets wrong: a mistake it misses, or correct code it reports.
 
-    python tools/stub_candidates.py
+    python tools/stub_candidates.py [replace] [copy_and_mutate]
 
-Takes a few minutes (two pyright-based runs per candidate); not part of `make test`.
+Takes several minutes (four pyright-based and four mypy runs per candidate); not part of
+`make test`. Candidates live in tools/stub_candidates/<question>/<candidate>/ (the stub
+files they replace); "chosen" is the stubs as they are.
 """
 
 from __future__ import annotations
@@ -17,31 +21,100 @@ import shutil
 import sys
 import tempfile
 import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+CANDIDATES = REPO / "tools" / "stub_candidates"
 sys.path.insert(0, str(REPO / "tests"))
 import checkers  # noqa: E402
 
-HEAD = """\
-from contextlib import AbstractContextManager
-from typing import Any, Generic, TypeVar
 
-_T = TypeVar("_T")
+@dataclass(frozen=True)
+class Question:
+    probe: str
+    wanted: dict[str, tuple[str, bool]]
+    """tag -> (what the line is, whether a checker should report it)."""
+    candidates: dict[str, dict[str, str]]
+    """title -> {stub file name: its text}; {} is the stubs as they are."""
+    targets: tuple[str, ...] = checkers.TARGETS
+
+
+def _from_folder(question: str) -> dict[str, dict[str, str]]:
+    """The candidates under tools/stub_candidates/<question>/, then the chosen stubs."""
+    found = {
+        folder.name: {stub.name: stub.read_text() for stub in sorted(folder.glob("*.pyi"))}
+        for folder in sorted((CANDIDATES / question).iterdir())
+        if folder.is_dir()
+    }
+    return {**found, "chosen (the stubs)": {}}
+
+
+REPLACE_PROBE = """\
+from typing import TypeVar
+
+import jax
+import jax.numpy as jnp
+from typing_extensions import Self
+
+import jaxdc
+from jaxdc import PyTreeNode, Static, pytree_dataclass
+
+
+@pytree_dataclass
+class State:
+    params: jax.Array
+    step: Static[int] = 0
+    count: int = jaxdc.field(default=0, init=False)
+
+    def bump(self) -> Self:
+        return jaxdc.replace(self, step=self.step + 1)  # SELF
+
+
+@pytree_dataclass
+class Custom:
+    w: jax.Array
+
+    def __init__(self, n: int) -> None:
+        jaxdc.attr(self, lambda s: s.w).set(jnp.zeros(n))
+
+
+class Node(PyTreeNode):
+    value: jax.Array
+
+    def bump(self) -> Self:
+        return self.replace(value=self.value + 1)  # SELF
+
+
+class Linear(PyTreeNode):
+    w: jax.Array
+
+    def __init__(self, n: int) -> None:
+        jaxdc.attr(self, lambda s: s.w).set(jnp.zeros(n))
+
+
+S = TypeVar("S", bound=State)
+
+
+def restep(state: S) -> S:
+    return jaxdc.replace(state, step=2)  # TYPEVAR
+
+
+state = State(jnp.zeros(3))
+node = Node(jnp.zeros(2))
+jaxdc.replace(state, step=1)  # PLAIN
+node.replace(value=jnp.ones(2))  # PLAIN
+jaxdc.replace(Custom(3), w=jnp.ones(3))  # OWN_INIT
+Linear(3).replace(w=jnp.ones(3))  # OWN_INIT
+jaxdc.replace(state, count=1)  # INIT_FALSE
+jaxdc.replace(state, stpe=1)  # TYPO
+jaxdc.replace(state, step="one")  # TYPE
+node.replace(valeu=jnp.ones(2))  # TYPO
+node.replace(value="one")  # TYPE
 """
-CANDIDATES = {
-    "`AbstractContextManager[T]`": "",
-    "`AbstractContextManager[Any]` (chosen)": "",
-    "`AbstractContextManager[T | Any]`": "",
-    "`AbstractContextManager[Editable[T]]`, `__getattr__`/`__setattr__` typed `Any`": """
-        class _Editable(Generic[_T]):
-            def __getattr__(self, name: str) -> Any: ...
-            def __setattr__(self, name: str, value: Any) -> None: ...
-        """,
-}
-RETURNS = ["_T", "Any", "_T | Any", "_Editable[_T]"]
 
-PROBE = """\
+COPY_AND_MUTATE_PROBE = """\
 import jax
 import jax.numpy as jnp
 from typing_extensions import assert_type
@@ -75,79 +148,155 @@ with jaxdc.copy_and_mutate(state) as new:
 new.step = jnp.ones(())  # AFTER
 state.step = jnp.ones(())  # FINISHED
 """
-# What each tagged line should get: nothing for correct code, a diagnostic for a mistake.
-WANTED = {
-    "WRITE": ("block writes clean", False),
-    "FINISHED": ("finished object reported", True),
-    "AFTER": ("copy after the block reported", True),
-    "READ": ("reads typed", False),
-    "PASS": ("copy passes as the class", False),
-    "ATTR": ("`jaxdc.attr` typed in the block", True),
+
+_CM_HEAD = """\
+from contextlib import AbstractContextManager
+from typing import Any, Generic, TypeVar
+
+_T = TypeVar("_T")
+"""
+_EDITABLE = """
+class _Editable(Generic[_T]):
+    def __getattr__(self, name: str) -> Any: ...
+    def __setattr__(self, name: str, value: Any) -> None: ...
+"""
+
+
+def _copy_and_mutate_returning(returns: str, extra: str = "") -> dict[str, str]:
+    signature = "def copy_and_mutate(obj: _T, validate: bool = True)"
+    text = f"{_CM_HEAD}{extra}\n{signature} -> AbstractContextManager[{returns}]: ...\n"
+    return {"_copy_and_mutate.pyi": text}
+
+
+QUESTIONS = {
+    "replace": Question(
+        probe=REPLACE_PROBE,
+        wanted={
+            "TYPO": ("a misspelt keyword", True),
+            "TYPE": ("a value of the wrong type", True),
+            "PLAIN": ("a field changed", False),
+            "SELF": ("`replace(self, ...)` / `self.replace(...)` returned as `Self`", False),
+            "TYPEVAR": ("`replace(x, ...)` returned as `x`'s type variable", False),
+            "OWN_INIT": ("a class with its own `__init__`", False),
+            "INIT_FALSE": ("an `init=False` field changed", False),
+        },
+        candidates=_from_folder("replace"),
+    ),
+    "copy_and_mutate": Question(
+        probe=COPY_AND_MUTATE_PROBE,
+        wanted={
+            "WRITE": ("block writes", False),
+            "FINISHED": ("assignment to a finished object", True),
+            "AFTER": ("assignment to the copy after the block", True),
+            "READ": ("reads typed (`assert_type`)", False),
+            "PASS": ("the copy passed as the class", False),
+            "ATTR": ("`jaxdc.attr` in the block with a wrong value type", True),
+        },
+        candidates={
+            "`AbstractContextManager[T]`": _copy_and_mutate_returning("_T"),
+            "`AbstractContextManager[Any]` (chosen)": {},
+            "`AbstractContextManager[T | Any]`": _copy_and_mutate_returning("_T | Any"),
+            "`AbstractContextManager[Editable[T]]`, `__getattr__`/`__setattr__` typed `Any`": (
+                _copy_and_mutate_returning("_Editable[_T]", _EDITABLE)
+            ),
+        },
+        targets=("3.13",),  # the copy's type does not depend on the target
+    ),
 }
 
-
-def _lines(tag: str) -> set[int]:
-    return {n for n, line in enumerate(PROBE.splitlines(), 1) if line.endswith(f"# {tag}")}
+Runner = Callable[[Path, str], list[checkers.Diagnostic]]
 
 
-def _run_all(work: Path, python: str) -> dict[str, list[checkers.Diagnostic]]:
-    ini = work / "mypy.ini"
-    ini.write_text(checkers.mypy_ini(plugin=False))
-    cache = REPO / ".mypy_cache" / "stub-candidates"
-    found = {
-        name: run(work, ["probe.py"], python=python)
-        for name, run in [
-            ("pyright", checkers.run_pyright),
-            ("basedpyright", checkers.run_basedpyright),
-            ("ty", checkers.run_ty),
-            ("pyrefly", checkers.run_pyrefly),
-            ("zuban", checkers.run_zuban),
-        ]
+def _runners(python: str) -> dict[str, Runner]:
+    def mypy(plugin: bool) -> Runner:
+        def run(work: Path, target: str) -> list[checkers.Diagnostic]:
+            ini = work / f"mypy-{plugin}.ini"
+            ini.write_text(checkers.mypy_ini(plugin=plugin))
+            cache = REPO / ".mypy_cache" / f"stub-candidates-{plugin}"
+            args = ["--config-file", str(ini), "probe.py"]
+            run = checkers.run_mypy(work, args, cache_dir=cache, python=python, target=target)
+            return run.check().errors
+
+        return run
+
+    def stub_only(runner: Callable[..., list[checkers.Diagnostic]]) -> Runner:
+        return lambda work, target: runner(work, ["probe.py"], python=python, target=target)
+
+    return {
+        "pyright": stub_only(checkers.run_pyright),
+        "basedpyright": stub_only(checkers.run_basedpyright),
+        "ty": stub_only(checkers.run_ty),
+        "pyrefly": stub_only(checkers.run_pyrefly),
+        "zuban": stub_only(checkers.run_zuban),
+        "mypy": mypy(plugin=False),
+        "mypy-plugin": mypy(plugin=True),
     }
-    args = ["--config-file", str(ini), "probe.py"]
-    found["mypy"] = checkers.run_mypy(work, args, cache_dir=cache, python=python).errors
-    return found
 
 
-def measure() -> dict[str, dict[str, str]]:
+def _lines(probe: str, tag: str) -> set[int]:
+    return {n for n, line in enumerate(probe.splitlines(), 1) if line.endswith(f"# {tag}")}
+
+
+def _verdict(question: Question, diagnostics: list[checkers.Diagnostic]) -> str:
+    """What the configuration got wrong, by tag: `-` when nothing."""
+    flagged = {d.line for d in diagnostics if d.file == "probe.py"}
+    wrong = []
+    for tag, (_, reported) in question.wanted.items():
+        lines = _lines(question.probe, tag)
+        if reported and not lines <= flagged:
+            wrong.append(f"misses {tag}")
+        if not reported and lines & flagged:
+            wrong.append(f"reports {tag}")
+    return "; ".join(wrong) or "-"
+
+
+def measure(question: Question) -> dict[str, dict[str, str]]:
+    """candidate -> "<configuration>@<target>" -> verdict."""
     table: dict[str, dict[str, str]] = {}
-    for (title, extra), returns in zip(CANDIDATES.items(), RETURNS, strict=True):
+    for title, stubs_text in question.candidates.items():
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             python, site = checkers.bare_venv(work / "env")
             stubs = site / "jaxdc-stubs"
             shutil.copytree(REPO / "stubs" / "jaxdc-stubs", stubs)
-            (stubs / "_copy_and_mutate.pyi").write_text(
-                HEAD
-                + textwrap.dedent(extra)
-                + "\ndef copy_and_mutate(obj: _T, validate: bool = True)"
-                + f" -> AbstractContextManager[{returns}]: ...\n"
-            )
-            (work / "probe.py").write_text(PROBE)
-            row: dict[str, str] = {}
-            for checker, diagnostics in _run_all(work, str(python)).items():
-                flagged = {d.line for d in diagnostics if d.file == "probe.py"}
-                cells = []
-                for tag, (_, reported) in WANTED.items():
-                    hit = bool(_lines(tag) & flagged)
-                    cells.append("yes" if hit == reported else "**no**")
-                row[checker] = " / ".join(cells)
+            for name, text in stubs_text.items():
+                (stubs / name).write_text(text)
+            (work / "probe.py").write_text(question.probe)
+            # The harness's settings (pyright's standard mode, pyrefly's default preset).
+            shutil.copy(checkers.CASES_DIR / "pyrightconfig.json", work)
+            (work / "pyrefly.toml").write_text('project-includes = ["probe.py"]\n')
+            row = {}
+            for target in question.targets:
+                for name, run in _runners(str(python)).items():
+                    row[f"{name}@{target}"] = _verdict(question, run(work, target))
             table[title] = row
     return table
 
 
-def render(table: dict[str, dict[str, str]]) -> str:
-    checker_names = list(next(iter(table.values())))
-    lines = [
-        "Each cell: " + " / ".join(label for label, _ in WANTED.values()) + ".",
-        "",
-        "| `copy_and_mutate` returns | " + " | ".join(checker_names) + " |",
-        "|---" * (len(checker_names) + 1) + "|",
-    ]
-    for title, row in table.items():
-        lines.append(f"| {title} | " + " | ".join(row[c] for c in checker_names) + " |")
+def render(question: Question, table: dict[str, dict[str, str]]) -> str:
+    legend = ", ".join(
+        f"{tag}: {what} ({'a mistake' if reported else 'clean code'})"
+        for tag, (what, reported) in question.wanted.items()
+    )
+    lines = [f"What each configuration gets wrong (`-`: nothing). {legend}.", ""]
+    for target in question.targets:
+        names = list(checkers.CHECKERS)
+        header = " | ".join(checkers.TITLES.get(c, c) for c in names)
+        lines += [
+            f"Target Python {target}:",
+            "",
+            f"| candidate | {header} |",
+            "|---" * (len(names) + 1) + "|",
+        ]
+        for title, row in table.items():
+            cells = [row[f"{name}@{target}"] for name in names]
+            escaped = title.replace("|", "\\|")  # a bare | would split the cell
+            lines.append(f"| {escaped} | " + " | ".join(cells) + " |")
+        lines.append("")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    print(render(measure()))
+    for name in sys.argv[1:] or list(QUESTIONS):
+        print(f"## {name}\n")
+        print(textwrap.dedent(render(QUESTIONS[name], measure(QUESTIONS[name]))))
