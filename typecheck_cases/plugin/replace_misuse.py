@@ -4,6 +4,7 @@ import jax
 import jax.numpy as jnp
 import jaxdc
 from jaxdc import PyTreeNode, Static, field, pytree_dataclass
+from typing_extensions import Self
 
 
 @pytree_dataclass
@@ -23,3 +24,13 @@ jaxdc.replace(state, step="one")  # E: pyright@3.13,basedpyright@3.13 reportArgu
 jaxdc.replace(state, cache=1)  # E: mypy-plugin call-arg
 Node(jnp.zeros(2)).replace(valu=jnp.ones(2))  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: ty@3.13 unknown-argument  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13,mypy-plugin call-arg
 Node(jnp.zeros(2)).replace(value="x")  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin arg-type
+
+
+class Counter(PyTreeNode):
+    count: jax.Array
+
+    def bump(self) -> Self:
+        return self.replace(cont=self.count + 1)  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13,mypy-plugin@3.13 call-arg  # E: mypy@3.13 return-value
+
+    def reset(self) -> Self:
+        return jaxdc.replace(self, count="0")  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13,mypy-plugin arg-type  # E: mypy@3.13 return-value
