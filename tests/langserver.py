@@ -14,7 +14,7 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,12 +69,16 @@ class LanguageServer:
                 return message["result"]
         raise AssertionError("unreachable")
 
-    def wait_for_diagnostics(self, uri: str) -> list[dict[str, Any]]:
-        """The diagnostics published for ``uri`` (waiting for the first publication)."""
-        if uri not in self.diagnostics:
-            for _ in self._messages(time.monotonic() + self.timeout):
-                if uri in self.diagnostics:
-                    break
+    def wait_for_diagnostics(
+        self, uri: str, until: Callable[[list[dict[str, Any]]], bool]
+    ) -> list[dict[str, Any]]:
+        """The diagnostics published for ``uri`` once they satisfy ``until`` (a server may
+        publish an empty list for a file it has not analysed yet)."""
+        if until(self.diagnostics.get(uri, [])):
+            return self.diagnostics[uri]
+        for _ in self._messages(time.monotonic() + self.timeout):
+            if until(self.diagnostics.get(uri, [])):
+                break
         return self.diagnostics[uri]
 
     def _messages(self, deadline: float) -> Iterator[dict[str, Any]]:

@@ -11,8 +11,9 @@ the configuration gets wrong: a mistake it misses, or correct code it reports.
     python tools/stub_candidates.py [replace] [copy_and_mutate]
 
 Takes several minutes (four pyright-based and four mypy runs per candidate); not part of
-`make test`. Candidates live in tools/stub_candidates/<question>/<candidate>/ (the stub
-files they replace); "chosen" is the stubs as they are.
+`make test`. The replace candidates live in tools/stub_candidates/replace/<candidate>/
+(each a `_replace.pyi`, whose `_ReplaceMixin` is PyTreeNode's `replace`); "chosen" is the
+stubs as they are.
 """
 
 from __future__ import annotations
@@ -41,11 +42,43 @@ class Question:
     targets: tuple[str, ...] = checkers.TARGETS
 
 
-def _from_folder(question: str) -> dict[str, dict[str, str]]:
-    """The candidates under tools/stub_candidates/<question>/, then the chosen stubs."""
+# Where the stubs declare PyTreeNode's `replace`: the last member of the class.
+NODE_REPLACE = "    # `obj.replace(**changes)`"
+MIXIN = "class _ReplaceMixin:\n"
+# What a candidate's `replace` method may use, for `_node.pyi` to import.
+NODE_IMPORTS = (
+    "import sys\nfrom typing import Any, overload\n\nfrom typing_extensions import Self\n"
+)
+
+
+def _split_candidate(text: str) -> dict[str, str]:
+    """A candidate's `_replace.pyi` and the `_node.pyi` it implies: the stubs' own, with
+    PyTreeNode's `replace` replaced by the body of the candidate's `_ReplaceMixin` (written
+    as a class for reading; the method must be PyTreeNode's own, as the plugin requires)."""
+    replace_text, _, method = text.partition(MIXIN)
+    node = (REPO / "stubs" / "jaxdc-stubs" / "_node.pyi").read_text()
+    assert method and NODE_REPLACE in node
+    private = sorted(
+        n
+        for n in ("_P", "_T", "_SupportsReplace")
+        if f"\n{n} " in replace_text or f"class {n}(" in replace_text
+    )
+    imports = NODE_IMPORTS + (
+        f"from jaxdc._replace import {', '.join(private)}\n" if private else ""
+    )
+    chosen_import = (
+        "if sys.version_info >= (3, 13):\n    from jaxdc._replace import _ReplaceMethod\n"
+    )
+    assert chosen_import in node
+    node = node[: node.index(NODE_REPLACE)].replace(chosen_import, "")
+    return {"_replace.pyi": replace_text, "_node.pyi": imports + node + method}
+
+
+def _replace_candidates() -> dict[str, dict[str, str]]:
+    """The candidates under tools/stub_candidates/replace/, then the chosen stubs."""
     found = {
-        folder.name: {stub.name: stub.read_text() for stub in sorted(folder.glob("*.pyi"))}
-        for folder in sorted((CANDIDATES / question).iterdir())
+        folder.name: _split_candidate((folder / "_replace.pyi").read_text())
+        for folder in sorted((CANDIDATES / "replace").iterdir())
         if folder.is_dir()
     }
     return {**found, "chosen (the stubs)": {}}
@@ -180,7 +213,7 @@ QUESTIONS = {
             "OWN_INIT": ("a class with its own `__init__`", False),
             "INIT_FALSE": ("an `init=False` field changed", False),
         },
-        candidates=_from_folder("replace"),
+        candidates=_replace_candidates(),
     ),
     "copy_and_mutate": Question(
         probe=COPY_AND_MUTATE_PROBE,

@@ -1,8 +1,12 @@
 # Candidate: the signatures before typed keywords (the mypy plugin types them).
 from typing import Any, TypeVar
 
+from typing_extensions import Self
+
 _T = TypeVar("_T")
 
-# Field names and value types of `changes` are checked by the mypy plugin; no PEP lets a
-# stub derive keyword parameters from a dataclass's fields.
 def replace(obj: _T, /, **changes: Any) -> _T: ...
+
+# PyTreeNode's `replace` (tools/stub_candidates.py makes it a base of PyTreeNode).
+class _ReplaceMixin:
+    def replace(self, **changes: Any) -> Self: ...

@@ -2,7 +2,7 @@
 # `__replace__` (older targets, zuban, a class pyright gives none).
 from typing import Any, Protocol, TypeVar, overload
 
-from typing_extensions import ParamSpec
+from typing_extensions import ParamSpec, Self
 
 _T = TypeVar("_T")
 _T_co = TypeVar("_T_co", covariant=True)
@@ -15,3 +15,9 @@ class _SupportsReplace(Protocol[_P, _T_co]):
 def replace(obj: _SupportsReplace[_P, _T], /, *args: _P.args, **changes: _P.kwargs) -> _T: ...
 @overload
 def replace(obj: _T, /, **changes: Any) -> _T: ...
+
+class _ReplaceMixin:
+    @overload
+    def replace(self: _SupportsReplace[_P, _T], *args: _P.args, **changes: _P.kwargs) -> _T: ...
+    @overload
+    def replace(self, **changes: Any) -> Self: ...

@@ -3,7 +3,7 @@
 import sys
 from typing import Any, Protocol, TypeVar
 
-from typing_extensions import ParamSpec
+from typing_extensions import ParamSpec, Self
 
 _T = TypeVar("_T")
 _T_co = TypeVar("_T_co", covariant=True)
@@ -19,3 +19,9 @@ if sys.version_info >= (3, 13):
 
 else:
     def replace(obj: _T, /, **changes: Any) -> _T: ...
+
+class _ReplaceMixin:
+    if sys.version_info >= (3, 13):
+        def replace(self: _SupportsReplace[_P, _T], *args: _P.args, **changes: _P.kwargs) -> _T: ...
+    else:
+        def replace(self, **changes: Any) -> Self: ...
