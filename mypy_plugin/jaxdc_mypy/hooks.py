@@ -9,8 +9,8 @@ importing them. Dataclass semantics (``__init__``, frozen, ordering) stay mypy's
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,10 +192,11 @@ class JaxdcPlugin(Plugin):
 
 
 def _source_digest() -> str:
-    """Hash of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy only
-    watches the entry module's file."""
-    digest = hashlib.sha256()
+    """Checksum of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy
+    only watches the entry module's file. A CRC, not a cryptographic hash: it only has to
+    change when the code does, and every mypy run (warm ones too) computes it."""
+    checksum = 0
     for package in (Path(__file__).parent, Path(_jaxdc_rules.__file__).parent):
         for path in sorted(package.glob("*.py")):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+            checksum = zlib.crc32(path.read_bytes(), checksum)
+    return f"{checksum:08x}"
