@@ -42,6 +42,11 @@ PYTREE_METADATA_KEY = "jaxdc-pytree"
 
 STDLIB_DATACLASS = "dataclasses.dataclass"
 STDLIB_FIELD = "dataclasses.field"
+STDLIB_DICT = "builtins.dict"  # `metadata=dict(static=True)`, as JAX's docs write it
+# JAX's own field specifier (jax >= 0.9.1): `dataclasses.field` with `{"static": True}` merged
+# into its metadata. JAX declares it to checkers as `static = dataclasses.field` in
+# `jax._src.tree`, so that Var is what a `jax.tree.static(...)` call names in mypy.
+JAX_TREE_STATIC = "jax._src.tree.static"
 # Decorators of other libraries whose classes are pytrees.
 FOREIGN_PYTREE_DECORATORS = frozenset({"flax.struct.dataclass"})
 
