@@ -27,7 +27,7 @@ from .replace import (
     replace_function_signature,
     replace_method_signature,
 )
-from .types_walk import verdict_classes, verdict_triggers
+from .types_walk import ModuleMemo, verdict_modules, verdict_triggers
 
 
 class Handlers:
@@ -41,6 +41,7 @@ class Handlers:
         # Module -> its jaxdc classes, filled by `record` and read once the module has been
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
+        self._verdict_modules: ModuleMemo = {}  # see `indirect_deps`
         self.jit = JitChecker(self._classes)
         self.jax_jit = check_jax_jit
         self.attr = check_attr_call
@@ -75,6 +76,11 @@ class Handlers:
         ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
         dataclass_options.record(ctx.cls.info, dataclass_options.decorator_keywords(ctx.reason))
 
+    def record_jax_pytree(self, ctx: ClassDefContext) -> None:
+        """A class JAX registers as a pytree by decorating it (``register_static``,
+        ``register_dataclass``, ...): a data field may hold one."""
+        ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
+
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
         dataclass_options.record(info, keywords)
@@ -108,10 +114,17 @@ class Handlers:
             self._classes.check(info, ctx.api)
         return ctx.default_return_type
 
+    def forget(self) -> None:
+        """A module is read again (the daemon after an edit): what was learnt about its
+        classes, and about classes depending on them, may be stale."""
+        self._classes.forget()
+        self._verdict_modules.clear()
+
     def indirect_deps(self, file: MypyFile) -> set[str]:
         """Modules of the classes this module's verdicts depend on (see ``hooks``)."""
-        classes = self._declared.pop(file.fullname, {}).values()
-        modules = {c.module_name for info in classes for c in verdict_classes(info)}
+        modules: set[str] = set()
+        for info in self._declared.pop(file.fullname, {}).values():
+            modules |= verdict_modules(info, self._verdict_modules)
         modules.discard(file.fullname)
         return modules
 
