@@ -30,6 +30,7 @@ RUNTIME_LAYERS = {
     "_mutation": 0,
     "_display": 0,
     "_tracebacks": 0,
+    "_subclass": 0,
     "_shapes_annotations": 0,
     "_annotations": 1,
     "_shapes_check": 1,
