@@ -252,7 +252,9 @@ RUNTIME_ONLY: list[tuple[str, Callable[[], Any], str]] = [
     (
         "replace on something else",
         lambda: jaxdc.replace(3, x=1),
-        messages.replace_needs_instance("int"),
+        messages.wrong_argument(
+            "jaxdc.replace", messages.JAXDC_INSTANCE, messages.given("instance", "int", "3")
+        ),
     ),
     (
         "frozen attribute",
