@@ -181,6 +181,12 @@ _DATA_ROWS = {
         "'{T}' is not an array type",
         "declare it Static[{type}] if it is configuration",
     ),
+    "container": (
+        "JAX flattens lists, tuples and dicts only, so a '{T}' value would be one leaf, "
+        "which jit rejects",
+        "annotate it list[...], tuple[...] or Sequence[...] (dict[...] or Mapping[...] for a "
+        "mapping) and pass one of those",
+    ),
     "callable": (
         "a callable is not an array",
         "declare it Static[{type}] (functions are hashable)",
