@@ -257,6 +257,16 @@ RUNTIME_ONLY: list[tuple[str, Callable[[], Any], str]] = [
         ),
     ),
     (
+        "attr on a class (the plugin's text: typecheck_cases/plugin/attr_placement.py)",
+        lambda: jaxdc.attr(_Point, lambda p: p.x),
+        messages.wrong_argument(
+            "jaxdc.attr",
+            messages.ATTR_TARGET,
+            messages.given("class", "_Point"),
+            messages.PASS_AN_INSTANCE,
+        ),
+    ),
+    (
         "frozen attribute",
         _set(_Point(jnp.zeros(1)), "other", 1),
         messages.frozen_assignment("other", "_Point", is_field=False),
