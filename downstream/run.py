@@ -251,12 +251,14 @@ def main() -> int:
     if args.command == "fetch":
         fetch(packages)
         return 0
-    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if args.command == "run":
         WORK.mkdir(exist_ok=True)
         for pkg in packages:
-            previous[pkg.name] = asdict(run_package(pkg))
-            RESULTS.write_text(json.dumps(previous, indent=1) + "\n")
+            outcome = asdict(run_package(pkg))
+            # Read again: a run of other packages may have saved theirs meanwhile.
+            previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+            RESULTS.write_text(json.dumps({**previous, pkg.name: outcome}, indent=1) + "\n")
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     outcomes = [Outcome.load(previous[p.name]) for p in PACKAGES if p.name in previous]
     problems = report.write(DOC, outcomes)
     report.write_summary(README, DOC)

@@ -107,6 +107,15 @@ _NAVIX_FUNCTIONS = (
     "`struct.field(pytree_node=False)` as `value_fn` next to them has"
 )
 
+_FLAX_DICT_STATIC = "TypeError: static field 'meta' of class 'Point' got a value of type 'dict', which is not hashable (unhashable type: 'dict'). Static values are jit cache keys. Fix: pass an immutable value (a tuple instead of a list, a frozenset instead of a set), or make 'meta' a data field."
+_FLAX_FROZEN = (
+    "`frozen=False` (a mutable flax struct): jaxdc classes are always frozen and the "
+    "compat decorator raises an error naming the fix (docs/migrating.md, From "
+    "`flax.struct`); the checkers report the non-frozen subclass of a frozen class"
+)
+
+_RLAX_FROZEN = "dataclasses.FrozenInstanceError: cannot assign to field 'memory' of 'IntrinsicRewardState': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, memory=...), or `with jaxdc.copy_an"
+
 TRIAGE: tuple[Verdict, ...] = (
     # --- jax_dataclasses 1.6.3's own tests ------------------------------------------------
     Verdict(
@@ -340,6 +349,129 @@ TRIAGE: tuple[Verdict, ...] = (
         (
             "navix.tasks:13 [jaxdc-data]",
             "data field 'termination_fn' of class 'Task' has type 'Callable[[State, Array, State], Array]', which is not array-like: a callable is not an array. Data fields are pytree children that JAX traces as arrays. Fix: declare it Static[Callable[[State, Array, State], Array]] (functions are hashable).",
+        ),
+    ),
+    # --- flax 0.12.8's own struct tests ---------------------------------------------------
+    *_each(
+        "flax",
+        open_in("branch adopt (lenient migration path)"),
+        "`meta: Any = struct.field(pytree_node=False)` holds a `dict`: flax accepts it (JAX "
+        "compares static metadata with `==`, so a dict static caches correctly); jaxdc's "
+        "migration path must accept it with a warning naming the fix (issue 16 §1), not "
+        "raise at construction",
+        ("tests.struct_test.StructTest::test_keypath_error", _FLAX_DICT_STATIC),
+        ("tests.struct_test.StructTest::test_mutation", _FLAX_DICT_STATIC),
+        ("tests.struct_test.StructTest::test_no_extra_fields", _FLAX_DICT_STATIC),
+        ("tests.struct_test.StructTest::test_pytree_nodes", _FLAX_DICT_STATIC),
+    ),
+    *_each(
+        "flax",
+        DIFFERENCE,
+        _FLAX_FROZEN,
+        (
+            "tests.struct_test.StructTest::test_mutable0",
+            "TypeError: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+        ),
+        (
+            "tests.struct_test.StructTest::test_slots",
+            "TypeError: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+        ),
+        (
+            "tests.struct_test.StructTest::test_mutable1",
+            "TypeError: class B(PyTreeNode)(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+        ),
+        (
+            "tests.struct_test:148 [misc]",
+            "Non-frozen dataclass cannot inherit from a frozen dataclass",
+        ),
+        (
+            "tests.struct_test:148 [reportGeneralTypeIssues]",
+            "A non-frozen class cannot inherit from a class that is frozen",
+        ),
+    ),
+    Verdict(
+        "flax",
+        "tests.struct_test.StructTest::test_double_wrap_no_op",
+        "AssertionError: False is not true",
+        open_in("branch adopt (jaxdc.compat.flax_struct)"),
+        "the test checks that decorating twice is a no-op through flax's marker attribute "
+        "`_flax_dataclass`, which `jaxdc.compat.flax_struct.dataclass` does not set (the "
+        "double wrap itself is a no-op): set the marker, or document the difference",
+    ),
+    *_each(
+        "flax",
+        open_in("the mypy plugin (typed `.replace` of compat classes; no branch owns it)"),
+        "false alarm: `@struct.dataclass class A` then `class B(A, struct.PyTreeNode)` runs "
+        "(`B(b=2).replace(a=3)` works), but the plugin types the decorated class's "
+        "`.replace` with A's fields only, which mypy finds incompatible with "
+        "`PyTreeNode.replace` (the test redefines `A` in two branches, and mypy keeps the "
+        "decorated one)",
+        (
+            "tests.struct_test:109 [misc]",
+            'Definition of "replace" in base class "A" is incompatible with definition in base class "PyTreeNode"',
+        ),
+        (
+            "tests.struct_test:122 [misc]",
+            'Definition of "replace" in base class "A" is incompatible with definition in base class "PyTreeNode"',
+        ),
+    ),
+    *_each(
+        "flax",
+        DELIBERATE,
+        "an assignment to a field of a frozen instance inside "
+        "`assertRaises(FrozenInstanceError)`: the test checks that the runtime refuses it; "
+        "pyright now reads the class as frozen (flax's decorator is not a "
+        "`dataclass_transform` with `frozen_default`)",
+        (
+            "tests.struct_test:48 [reportAttributeAccessIssue]",
+            'Cannot assign to attribute "y" for class "Point"',
+        ),
+        (
+            "tests.struct_test:153 [reportAttributeAccessIssue]",
+            'Cannot assign to attribute "a" for class "A"',
+        ),
+    ),
+    # --- rlax 0.1.9 --------------------------------------------------------------------------
+    *_each(
+        "rlax",
+        open_in("branch adopt (lenient migration path)"),
+        "`IntrinsicRewardState` is a `@chex.dataclass` without `frozen=True` (mutable in "
+        "chex), and `episodic_memory_intrinsic_rewards` assigns `state.memory = ...` on the "
+        "instance it just built (rlax/_src/exploration.py:221). The compat decorator "
+        "freezes it (docs/migrating.md lists that as a difference), so the migration line "
+        "breaks a test that passed: the first step must not (issue 16: a warning with the "
+        "fix on the migration path)",
+        (
+            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__with_device",
+            _RLAX_FROZEN,
+        ),
+        (
+            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__with_jit",
+            _RLAX_FROZEN,
+        ),
+        (
+            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__without_device",
+            _RLAX_FROZEN,
+        ),
+        (
+            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__without_jit",
+            _RLAX_FROZEN,
+        ),
+    ),
+    *_each(
+        "rlax",
+        DIFFERENCE,
+        "`intrinsic_reward_state.memory = ...` on a chex dataclass instance (the tests "
+        "above): jaxdc classes are always frozen (docs/migrating.md, From `chex.dataclass`: "
+        "`obj.x = v` becomes `obj = obj.replace(x=v)`), and the checkers report the "
+        "assignment from the first step",
+        (
+            "rlax._src.exploration:221 [misc]",
+            'Property "memory" defined in "IntrinsicRewardState" is read-only',
+        ),
+        (
+            "rlax._src.exploration:221 [reportAttributeAccessIssue]",
+            'Cannot assign to attribute "memory" for class "IntrinsicRewardState"',
         ),
     ),
     # --- mctx 0.0.71 --------------------------------------------------------------------------
