@@ -189,7 +189,7 @@ class _Audit:
             return None
         self.used.add(verdict)
         if is_open(verdict.kind):
-            self.flag(package, f"{subject}: {verdict.kind}: {verdict.reason}")
+            self.flag(package, f"{subject}: {verdict.kind} (see docs/downstream.md)")
             self.opened.setdefault(verdict.kind, {}).setdefault(verdict, []).append(subject)
         return verdict
 

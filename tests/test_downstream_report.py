@@ -131,7 +131,9 @@ def test_an_open_gap_is_listed_under_its_owner_and_still_fails_the_run(
     base = _run({"tests.test_a::test_one": PASSED})
     new = _run({"tests.test_a::test_one": ERROR}, {"tests.test_a::test_one": "TypeError: x"})
     problems = _problems(tmp_path, monkeypatch, _outcome(base, new), entry)
-    assert problems == [f"{PKG.name}: tests.test_a::test_one: open, owned by branch hooks: why"]
+    assert problems == [
+        f"{PKG.name}: tests.test_a::test_one: open, owned by branch hooks (see docs/downstream.md)"
+    ]
     page = (tmp_path / "downstream.md").read_text()
     assert f"- **branch hooks**:\n  - {PKG.name} `tests.test_a::test_one`: why" in page
 
