@@ -42,6 +42,7 @@ from results import ERROR, FAILED, PASSED, SKIPPED, Outcome, TestRun, Warned  # 
 SDISTS = HERE / ".sdists"
 WORK = HERE / ".work"
 PROBE = HERE / "probe"  # the pytest plugin counting jaxdc's warnings
+PROBE_PLUGIN = "jaxdc_downstream_warnings"
 RESULTS = HERE / "results.json"  # committed: the page can be regenerated package by package
 DOC = HERE.parent / "docs" / "downstream.md"
 README = HERE.parent / "README.md"  # quotes the page's summary paragraph
@@ -118,7 +119,7 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
         f"--junitxml={report_file}",
         "--continue-on-collection-errors",
         "-p",
-        "jaxdc_downstream_warnings",
+        PROBE_PLUGIN,
         *pkg.tests,
         *pkg.extra_pytest,
     ]
@@ -132,14 +133,7 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
             else ["--deselect", path + node[node.index("::") :]]
         )
     warned = report_file.with_suffix(".warnings.json")
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join((str(root), str(PROBE))),
-        "JAX_PLATFORMS": "cpu",
-        "PYTHONHASHSEED": "0",
-        "JAXDC_DOWNSTREAM_WARNINGS": str(warned),
-        "JAXDC_DOWNSTREAM_ROOT": str(root),
-    }
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONHASHSEED": "0", **probe_env(root, warned)}
     # A run that writes no report must not read an old one.
     report_file.unlink(missing_ok=True)
     warned.unlink(missing_ok=True)
@@ -160,6 +154,15 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
         run.errors += 1
         run.failures["<session>"] = (lines[-1] if lines else f"exit {proc.returncode}")[:300]
     return run
+
+
+def probe_env(root: Path, out: Path) -> dict[str, str]:
+    """What a pytest run of `root` needs to load the probe and write its tally to `out`."""
+    return {
+        "PYTHONPATH": os.pathsep.join((str(root), str(PROBE))),
+        "JAXDC_DOWNSTREAM_WARNINGS": str(out),
+        "JAXDC_DOWNSTREAM_ROOT": str(root),
+    }
 
 
 def _wait(proc: subprocess.Popen[bytes], pkg: Package, run: TestRun) -> None:

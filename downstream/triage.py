@@ -474,6 +474,18 @@ TRIAGE: tuple[Verdict, ...] = (
             'Cannot assign to attribute "memory" for class "IntrinsicRewardState"',
         ),
     ),
+    # --- evojax 0.2.17 -----------------------------------------------------------------------
+    Verdict(
+        "evojax",
+        "evojax.task.base:118 [return-value]",
+        'Incompatible return value type (got "type[Never]", expected "T")',
+        MISTAKE,
+        "`get_extended_task_state_def(self, task_state_def: T) -> T` returns a *class* "
+        "(`dataclass(dataclasses.make_dataclass(...))`) where its signature promises an "
+        'instance of `T`: mypy reports the same line in both runs, as `got "type"` as '
+        'published and `got "type[Never]"` through the compat `dataclass`\'s typed '
+        "signature (`type[T] -> type[T]`, given the untyped `type` make_dataclass returns)",
+    ),
     # --- mctx 0.0.71 --------------------------------------------------------------------------
     Verdict(
         "mctx",

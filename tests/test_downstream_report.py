@@ -322,28 +322,9 @@ def test_the_probe_records_jaxdc_warnings_by_class_and_user_line(tmp_path: Path)
         )
     )
     out = tmp_path / "warnings.json"
-    env = {
-        "PYTHONPATH": str(run.PROBE),
-        "JAXDC_DOWNSTREAM_WARNINGS": str(out),
-        "JAXDC_DOWNSTREAM_ROOT": str(tmp_path),
-    }
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "jaxdc_downstream_warnings",
-            "test_user.py",
-        ],
-        cwd=tmp_path,
-        env={**env, "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-    )
+    env = {"PATH": "/usr/bin:/bin", **run.probe_env(tmp_path, out)}
+    args = [sys.executable, "-m", "pytest", "-q", "-p", run.PROBE_PLUGIN, "test_user.py"]
+    proc = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert json.loads(out.read_text()) == [
         {
