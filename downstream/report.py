@@ -307,14 +307,18 @@ def _tests_section(o: Outcome, pkg: Package, audit: _Audit) -> list[str]:
     base, new = o.tests.get("baseline"), o.tests.get("jaxdc")
     if not (base and new):
         return []
+    took = [
+        f"Tests took {base.seconds:.0f} s as published, {new.seconds:.0f} s on jaxdc "
+        f"(budget {pkg.budget_s} s each)."
+    ]
     if base.timed_out or new.timed_out:
         audit.flag(
             o.package,
             f"a run was cut by its time budget ({pkg.budget_s} s); cut runs are not "
             "compared test by test: raise `budget_s` or pin a subset (packages.py)",
         )
-        return ["", f"⏱ the time budget ({pkg.budget_s} s) cut a run: tests not compared."]
-    out = []
+        return ["", *took, f"⏱ the time budget ({pkg.budget_s} s) cut a run: tests not compared."]
+    out = ["", *took]
     rows = []
     for d in compare_tests(base, new):
         verdict = audit.judge(o.package, d.subject, d.text, d.what) if d.explainable else None
