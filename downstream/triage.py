@@ -486,6 +486,53 @@ TRIAGE: tuple[Verdict, ...] = (
         'published and `got "type[Never]"` through the compat `dataclass`\'s typed '
         "signature (`type[T] -> type[T]`, given the untyped `type` make_dataclass returns)",
     ),
+    # --- jaxmarl 0.2.0 ----------------------------------------------------------------------
+    *_each(
+        "jaxmarl",
+        MISTAKE,
+        "the plugin now types `.replace` on `@struct.dataclass` states (it was unknown, "
+        "so `Any`), and the values passed to it disagree with the fields' annotations: "
+        "jax Arrays into fields annotated `int`/`bool` (jaxnav, storm_2p), Python "
+        "`int`/`bool` into fields annotated `Array` (overcooked_v2); the return-value line "
+        "is a baseline mismatch (`tuple[State, int]`) whose `Any` now reads `State`",
+        (
+            "jaxmarl.environments.hanabi.hanabi_game:491 [return-value]",
+            'Incompatible return value type (got "tuple[State, int]", expected "tuple[State, Array]")',
+        ),
+        (
+            "jaxmarl.environments.jaxnav.jaxnav_env:321 [arg-type]",
+            'Argument "ep_done" to "replace" of "State" has incompatible type "Array"; expected "bool"',
+        ),
+        (
+            "jaxmarl.environments.overcooked_v2.overcooked:322 [arg-type]",
+            'Argument "step" to "replace" of "State" has incompatible type "int"; expected "Array"',
+        ),
+        (
+            "jaxmarl.environments.overcooked_v2.overcooked:323 [arg-type]",
+            'Argument "done" to "replace" of "State" has incompatible type "bool"; expected "Array"',
+        ),
+        (
+            "jaxmarl.environments.overcooked_v2.overcooked:324 [arg-type]",
+            'Argument "new_correct_delivery" to "replace" of "State" has incompatible type "bool"; expected "Array"',
+        ),
+        (
+            "jaxmarl.environments.storm.storm_2p:690 [arg-type]",
+            'Argument "freeze" to "replace" of "State" has incompatible type "Array"; expected "int"',
+        ),
+        (
+            "jaxmarl.environments.storm.storm_2p:695 [arg-type]",
+            'Argument "freeze" to "replace" of "State" has incompatible type "Array"; expected "int"',
+        ),
+    ),
+    Verdict(
+        "jaxmarl",
+        "jaxmarl.environments.overcooked_v2.overcooked:65 [jaxdc-data]",
+        "data field 'agents' of class 'State' has type 'Agent', which is not array-like: 'Agent' is not an array type or a pytree class. Data fields are pytree children that JAX traces as arrays. Fix: declare it Static[Agent] if it is configuration, or list 'Agent' under extra_pytree_bases or extra_array_types in [tool.jaxdc-mypy] if JAX can trace it.",
+        open_in("branch adopt (the plugin on chex_dataclass compat classes)"),
+        "false alarm: `Agent` is a `@chex_dataclass.dataclass` class (migrated from "
+        "`@chex.dataclass`), a pytree, but the plugin does not know compat chex classes as "
+        "jaxdc classes yet, so a field holding one reads as a non-array data field",
+    ),
     # --- mctx 0.0.71 --------------------------------------------------------------------------
     Verdict(
         "mctx",
