@@ -621,6 +621,13 @@ UNAVAILABLE = (
     {}
     if _jit_is_a_decorator_factory()
     else {"plugin/jax_jit_factory.py": "this jax's jax.jit requires the function to compile"}
+) | (
+    {}
+    if hasattr(importlib.import_module("jax.tree"), "static")
+    else dict.fromkeys(
+        ("field_jax_tree_static.py", "field_jax_tree_static_unhashable.py"),
+        "this jax has no jax.tree.static (jax >= 0.9.1 has)",
+    )
 )
 
 

@@ -21,6 +21,7 @@ array-like (`str`: static is fine, data is `jaxdc-data`) or unhashable and array
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
@@ -33,6 +34,8 @@ import pytest
 from checkers import Project
 
 FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
+# `jax.tree.static()` (JAX's own field specifier) exists from jax 0.9.1 on.
+JAX_TREE_STATIC = hasattr(importlib.import_module("jax.tree"), "static")
 BIN = Path(sys.executable).parent
 
 STATIC, DATA, REJECTED = "static", "data", "rejected"
@@ -71,6 +74,28 @@ SPELLINGS = [
         'x: {T} = dataclasses.field(metadata={{"static": True}})',
         "",
         False,
+    ),
+    # JAX's documented spellings (jax.tree_util.register_dataclass reads the same key).
+    Spelling(
+        "dataclasses metadata dict()",
+        STATIC,
+        "x: {T} = dataclasses.field(metadata=dict(static=True))",
+        "",
+        False,
+    ),
+    *(
+        [
+            Spelling("jax.tree.static()", STATIC, "x: {T} = jax.tree.static()", "", False),
+            Spelling(
+                "jax.tree.static(keywords)",
+                STATIC,
+                "x: {T} = jax.tree.static(kw_only=True, repr=False)",
+                "",
+                False,
+            ),
+        ]
+        if JAX_TREE_STATIC
+        else []
     ),
     Spelling("plain", DATA, "x: {T}", "", False),
     Spelling("Annotated", DATA, 'x: Annotated[{T}, "doc"]', "", False),

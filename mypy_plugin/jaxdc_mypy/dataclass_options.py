@@ -21,6 +21,7 @@ _FIELD_SPECIFIERS = frozenset(
         names.FIELD,
         names.STATIC_FIELD,
         names.COMPAT_FLAX_FIELD,
+        names.JAX_TREE_STATIC,
         "flax.struct.field",
         "equinox.field",
     }

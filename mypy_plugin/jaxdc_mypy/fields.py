@@ -143,13 +143,23 @@ def _is_static_annotation(
 
 
 _FIELD_SPECIFIERS = frozenset(
-    {names.FIELD, names.STATIC_FIELD, names.STDLIB_FIELD, names.COMPAT_FLAX_FIELD}
+    {
+        names.FIELD,
+        names.STATIC_FIELD,
+        names.STDLIB_FIELD,
+        names.COMPAT_FLAX_FIELD,
+        names.JAX_TREE_STATIC,
+    }
 )
+# Field specifiers whose fields are always static: jax_dataclasses' `static_field()` and
+# JAX's `jax.tree.static()`.
+_STATIC_SPECIFIERS = frozenset({names.STATIC_FIELD, names.JAX_TREE_STATIC})
 
 
 def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
-    """The shared rule (``_jaxdc_rules.kinds``) on the literal keywords of
-    ``field(...)``/``static_field(...)`` and the annotation."""
+    """The shared rule (``_jaxdc_rules.kinds``) on the literal keywords of a field
+    specifier's call (``field(...)``, ``static_field(...)``, ``jax.tree.static(...)``,
+    ``dataclasses.field(...)``) and the annotation."""
     if not (
         isinstance(rvalue, CallExpr)
         and isinstance(rvalue.callee, RefExpr)
@@ -163,7 +173,7 @@ def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
         static = explicit_static(
             static=_literal_bool(keywords.get("static")),
             pytree_node=_literal_bool(keywords.get("pytree_node")),
-            static_field=rvalue.callee.fullname == names.STATIC_FIELD,
+            static_field=rvalue.callee.fullname in _STATIC_SPECIFIERS,
         )
     except ValueError:  # contradicting spellings: the runtime rejects the field() call
         return UNKNOWN
@@ -187,12 +197,21 @@ def _literal_bool(expr: Expression | None, default: bool | None = None) -> Flag:
 
 
 def _has_static_metadata(expr: Expression | None) -> bool:
-    if not isinstance(expr, DictExpr):
-        return False
-    # {"static": True}, or flax's {"pytree_node": False}
+    # {"static": True} or dict(static=True), or flax's {"pytree_node": False}
     return any(
-        isinstance(key, StrExpr)
-        and _literal_bool(value) is (key.value == "static")
-        and key.value in ("static", "pytree_node")
-        for key, value in expr.items
+        _literal_bool(value) is (key == "static") and key in ("static", "pytree_node")
+        for key, value in _literal_items(expr)
     )
+
+
+def _literal_items(expr: Expression | None) -> list[tuple[str, Expression]]:
+    """The string keys of a literal ``{...}`` or ``dict(key=...)``, with their values."""
+    if isinstance(expr, DictExpr):
+        return [(key.value, value) for key, value in expr.items if isinstance(key, StrExpr)]
+    if (
+        isinstance(expr, CallExpr)
+        and isinstance(expr.callee, RefExpr)
+        and expr.callee.fullname == names.STDLIB_DICT
+    ):
+        return [(name, arg) for name, arg in zip(expr.arg_names, expr.args, strict=True) if name]
+    return []

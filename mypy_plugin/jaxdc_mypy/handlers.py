@@ -67,6 +67,11 @@ class Handlers:
         ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
         dataclass_options.record(ctx.cls.info, dataclass_options.decorator_keywords(ctx.reason))
 
+    def record_jax_pytree(self, ctx: ClassDefContext) -> None:
+        """A class JAX registers as a pytree by decorating it (``register_static``,
+        ``register_dataclass``, ...): a data field may hold one."""
+        ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
+
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
         dataclass_options.record(info, keywords)

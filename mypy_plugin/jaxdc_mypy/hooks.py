@@ -101,6 +101,8 @@ class JaxdcPlugin(Plugin):
             return self._handlers.record_dataclass
         if fullname in names.FOREIGN_PYTREE_DECORATORS:
             return self._handlers.record_foreign_pytree
+        if fullname in names.JAX_PYTREE_DECORATORS:
+            return self._handlers.record_jax_pytree
         return None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:

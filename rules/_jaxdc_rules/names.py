@@ -42,8 +42,24 @@ PYTREE_METADATA_KEY = "jaxdc-pytree"
 
 STDLIB_DATACLASS = "dataclasses.dataclass"
 STDLIB_FIELD = "dataclasses.field"
+STDLIB_DICT = "builtins.dict"  # `metadata=dict(static=True)`, as JAX's docs write it
+# JAX's own field specifier (jax >= 0.9.1): `dataclasses.field` with `{"static": True}` merged
+# into its metadata. JAX declares it to checkers as `static = dataclasses.field` in
+# `jax._src.tree`, so that Var is what a `jax.tree.static(...)` call names in mypy.
+JAX_TREE_STATIC = "jax._src.tree.static"
 # Decorators of other libraries whose classes are pytrees.
 FOREIGN_PYTREE_DECORATORS = frozenset({"flax.struct.dataclass"})
+# JAX's own registration decorators: the class is a pytree, so a data field of its type is
+# no alarm. `register_static` is JAX's static spelling for a type: a pytree without leaves,
+# its instances carried in the treedef.
+JAX_PYTREE_DECORATORS = frozenset(
+    {
+        "jax._src.tree_util.register_static",
+        "jax._src.tree_util.register_dataclass",
+        "jax._src.tree_util.register_pytree_node_class",
+        "jax._src.tree_util.register_pytree_with_keys_class",
+    }
+)
 
 # --- types -------------------------------------------------------------------------------
 JAX_ARRAY = "jax.Array"

@@ -1,7 +1,9 @@
 from collections.abc import Mapping
+from dataclasses import field as _dataclasses_field
 from typing import Any, TypeVar, overload
 
 from jaxdc._field import field, static_field
+from jaxdc._jax_tree import static as _jax_tree_static
 from typing_extensions import dataclass_transform
 
 _T = TypeVar("_T")
@@ -17,7 +19,10 @@ class PytreeDataclassDecorator:
 @overload
 def pytree_dataclass(cls: type[_T], /) -> type[_T]: ...
 @overload
-@dataclass_transform(frozen_default=True, field_specifiers=(field, static_field))
+@dataclass_transform(
+    frozen_default=True,
+    field_specifiers=(field, static_field, _dataclasses_field, _jax_tree_static),
+)
 def pytree_dataclass(
     cls: None = None,
     /,

@@ -1,7 +1,9 @@
 from collections.abc import Callable
+from dataclasses import field as _dataclasses_field
 from typing import TypeVar, overload
 
 from jaxdc._field import field as _jaxdc_field, static_field as _jaxdc_static_field
+from jaxdc._jax_tree import static as _jax_tree_static
 from typing_extensions import dataclass_transform
 
 __all__ = ["dataclass", "mappable_dataclass"]
@@ -11,7 +13,10 @@ _T = TypeVar("_T")
 # chex's signature. `.replace` and the Mapping methods are added at runtime; no stub can add
 # methods to a decorated class (PEP 681), as with chex itself.
 @overload
-@dataclass_transform(frozen_default=True, field_specifiers=(_jaxdc_field, _jaxdc_static_field))
+@dataclass_transform(
+    frozen_default=True,
+    field_specifiers=(_jaxdc_field, _jaxdc_static_field, _dataclasses_field, _jax_tree_static),
+)
 def dataclass(
     cls: None = None,
     *,

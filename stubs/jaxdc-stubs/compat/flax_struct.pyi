@@ -1,8 +1,10 @@
 from collections.abc import Callable, Mapping
+from dataclasses import field as _dataclasses_field
 from typing import Any, TypeVar, overload
 
 from jaxdc._dataclass import PytreeDataclassDecorator as _PytreeDataclassDecorator
 from jaxdc._field import _Missing, field as _jaxdc_field, static_field as _jaxdc_static_field
+from jaxdc._jax_tree import static as _jax_tree_static
 from jaxdc._node import PyTreeNode as _JaxdcPyTreeNode
 from typing_extensions import dataclass_transform
 
@@ -53,11 +55,19 @@ def field(
 ) -> Any: ...
 
 # Both forms of flax's decorator. PEP 681 lets one overload carry dataclass_transform for
-# both; the jaxdc field specifiers are listed too, so mixing the spellings works. The call
-# form returns jaxdc's decorator type, whose `__call__` the mypy plugin hooks.
+# both; jaxdc's field specifiers and JAX's (`dataclasses.field`, `jax.tree.static`) are
+# listed too, so mixing the spellings works. The call form returns jaxdc's decorator type,
+# whose `__call__` the mypy plugin hooks.
 @overload
 @dataclass_transform(
-    frozen_default=True, field_specifiers=(field, _jaxdc_field, _jaxdc_static_field)
+    frozen_default=True,
+    field_specifiers=(
+        field,
+        _jaxdc_field,
+        _jaxdc_static_field,
+        _dataclasses_field,
+        _jax_tree_static,
+    ),
 )
 def dataclass(
     clz: None = None,
@@ -88,6 +98,13 @@ def dataclass(
 ) -> type[_T]: ...
 
 @dataclass_transform(
-    frozen_default=True, field_specifiers=(field, _jaxdc_field, _jaxdc_static_field)
+    frozen_default=True,
+    field_specifiers=(
+        field,
+        _jaxdc_field,
+        _jaxdc_static_field,
+        _dataclasses_field,
+        _jax_tree_static,
+    ),
 )
 class PyTreeNode(_JaxdcPyTreeNode): ...
