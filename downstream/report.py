@@ -318,6 +318,15 @@ def _tests_section(o: Outcome, pkg: Package, audit: _Audit) -> list[str]:
             "compared test by test: raise `budget_s` or pin a subset (packages.py)",
         )
         return ["", *took, f"⏱ the time budget ({pkg.budget_s} s) cut a run: tests not compared."]
+    for variant, run in (("as published", base), ("on jaxdc", new)):
+        counted = run.passed + run.failed + run.errors + run.skipped
+        if counted != len(run.statuses):
+            audit.flag(
+                o.package,
+                f"the run {variant} counts {counted} tests but records {len(run.statuses)} "
+                "outcomes: run it again (`downstream/run.py run NAME`)",
+            )
+            return ["", *took, "Tests not compared: a run's record lacks per-test outcomes."]
     out = ["", *took]
     rows = []
     for d in compare_tests(base, new):

@@ -36,6 +36,7 @@ def _run(statuses: dict[str, str], failures: dict[str, str] | None = None, **kw:
         passed=counts[PASSED],
         failed=counts[FAILED],
         errors=counts[ERROR],
+        skipped=sum(1 for v in statuses.values() if v == SKIPPED),
         statuses=statuses,
         failures=failures or {},
         **kw,  # type: ignore[arg-type]
@@ -192,6 +193,18 @@ def test_runs_cut_by_their_time_budget_are_not_compared_test_by_test(
         "compared test by test: raise `budget_s` or pin a subset (packages.py)"
     ]
     assert "tests not compared" in (tmp_path / "downstream.md").read_text()
+
+
+def test_a_record_without_each_tests_outcome_is_not_compared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # results.json as written before per-test outcomes were recorded: counts only.
+    base = TestRun(passed=23)
+    new = TestRun(passed=4, errors=7, failures={"::tests.test_grid": "TypeError: x"})
+    assert _problems(tmp_path, monkeypatch, _outcome(base, new)) == [
+        f"{PKG.name}: the run as published counts 23 tests but records 0 outcomes: run it "
+        "again (`downstream/run.py run NAME`)"
+    ]
 
 
 def test_a_test_pytest_timeout_stopped_marks_its_run_cut(tmp_path: Path) -> None:
