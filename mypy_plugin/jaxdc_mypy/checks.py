@@ -26,12 +26,19 @@ from . import compat, messages, names
 from .config import ClassNames, PluginConfig
 from .describe import Describer, class_name
 from .fields import PytreeField, declaring_statements, pytree_fields
-from .shapes import check_shapes
+from .shapes import ShapeChecker
 from .static_bound import retract_bound_errors
 
 
 class TypeRules:
-    """The shared rules, with the configured classes, asked about mypy types."""
+    """The shared rules, with the configured classes, asked about mypy types.
+
+    Lives for a whole run (and, in the daemon, until a module is read again: see
+    ``ClassChecker.forget``): a type met by any check is described and judged once, so
+    ``jax.Array``'s MRO is read once per run rather than once per field. A description
+    made in the type-checking phase never goes stale within a run: every class it reads
+    has been analysed by then (mypy checks a module only after analysing what it uses).
+    """
 
     def __init__(
         self,
@@ -43,15 +50,35 @@ class TypeRules:
         self._hashability = hashability
         self._arrays = arrays
         self._describer = Describer(modules, api.options)
+        self._unhashable: dict[Type, Problem | None] = {}
+        self._non_array: dict[Type, Problem | None] = {}
 
     def unhashable_part(self, typ: Type) -> Problem | None:
-        return self._hashability.unhashable_part(self._describer.describe(typ))
+        return _memoised(self._unhashable, typ, self._judge_hashability)
 
     def non_array_part(self, typ: Type) -> Problem | None:
-        return self._arrays.non_array_part(self._describer.describe(typ))
+        return _memoised(self._non_array, typ, self._judge_arraylike)
 
     def show(self, typ: Type) -> str:
         return show(self._describer.describe(typ))
+
+    def _judge_hashability(self, typ: Type) -> Problem | None:
+        return self._hashability.unhashable_part(self._describer.describe(typ))
+
+    def _judge_arraylike(self, typ: Type) -> Problem | None:
+        return self._arrays.non_array_part(self._describer.describe(typ))
+
+
+def _memoised(
+    memo: dict[Type, Problem | None], typ: Type, judge: Callable[[Type], Problem | None]
+) -> Problem | None:
+    try:
+        return memo[typ]
+    except KeyError:
+        verdict = memo[typ] = judge(typ)
+        return verdict
+    except TypeError:  # a type mypy cannot hash: judged every time
+        return judge(typ)
 
 
 class ClassChecker:
@@ -67,23 +94,42 @@ class ClassChecker:
             ("extra_hashable_types", self._extra_hashable),
         )
         self._warned: set[str] = set()
-        # Built once the configured names stop changing (they resolve as modules load).
-        self._hashability: tuple[tuple[frozenset[str], ...], HashabilityRules] | None = None
-        self._arrays: tuple[tuple[frozenset[str], ...], ArrayLikeRules] | None = None
+        self._shapes = ShapeChecker()
+        # Built again when the configured names resolve to other classes (they resolve as
+        # modules load) and when a module is read again (``forget``).
+        self._rules: tuple[tuple[frozenset[str], ...], TypeRules] | None = None
+        self._rules_module: str | None = None  # the module the configured names were read for
 
     def rules(self, api: CheckerPluginInterface) -> TypeRules:
-        """The shared rules with the configured classes (also used for jit parameters)."""
-        hashability_key = (self._extra_arrays.fullnames(), self._extra_hashable.fullnames())
-        if self._hashability is None or self._hashability[0] != hashability_key:
-            self._hashability = (hashability_key, HashabilityRules(*hashability_key))
-        arrays_key = (
-            self._extra_arrays.fullnames(),
-            self._extra_pytree_bases.fullnames() | self._known_pytree_bases.fullnames(),
-        )
-        if self._arrays is None or self._arrays[0] != arrays_key:
-            self._arrays = (arrays_key, ArrayLikeRules(*arrays_key))
+        """The shared rules with the configured classes (also used for jit parameters).
+
+        A configured name resolves once mypy has analysed its module, which happens between
+        the modules it checks, never while it checks one: the names are looked up again
+        only when the module being checked changes."""
+        module = compat.checked_module(api).fullname
+        if self._rules is not None and module == self._rules_module:
+            return self._rules[1]
+        self._rules_module = module
+        arrays = self._extra_arrays.fullnames()
+        hashable = self._extra_hashable.fullnames()
+        pytree_bases = self._extra_pytree_bases.fullnames() | self._known_pytree_bases.fullnames()
+        key = (arrays, hashable, pytree_bases)
+        if self._rules is None or self._rules[0] != key:
+            rules = TypeRules(
+                HashabilityRules(arrays, hashable),
+                ArrayLikeRules(arrays, pytree_bases),
+                compat.all_modules(api),
+                api,
+            )
+            self._rules = (key, rules)
         self._warn_unresolved(api)
-        return TypeRules(self._hashability[1], self._arrays[1], compat.all_modules(api), api)
+        return self._rules[1]
+
+    def forget(self) -> None:
+        """Drop every description and verdict: a module is being read again (the daemon
+        after an edit), so classes they were made from may have changed."""
+        self._rules = None
+        self._rules_module = None
 
     def check(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
         """Report each bad field of ``info`` once.
@@ -115,7 +161,7 @@ class ClassChecker:
                     message.report(api, _where(info, field))
             else:
                 self._check_data(rules, field, info, typ, api)
-        check_shapes(info, compat.all_modules(api).get(info.module_name), api)
+        self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
 
     def _check_data(
         self,

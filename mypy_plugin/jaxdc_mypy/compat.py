@@ -26,7 +26,8 @@ from mypy.types import Instance, Type
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
-_INSTALLED = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
+_SITE_PACKAGES = f"{os.sep}site-packages{os.sep}"
+_DIST_PACKAGES = f"{os.sep}dist-packages{os.sep}"
 
 
 def tag_dataclass(ctx: ClassDefContext) -> None:
@@ -100,8 +101,11 @@ def format_type(typ: Type, options: Options) -> str:
 
 
 def is_silenced_path(path: str) -> bool:
-    """Whether mypy never reports errors for this file (typeshed, installed packages)."""
-    return path.startswith(_TYPESHED) or any(marker in path for marker in _INSTALLED)
+    """Whether mypy never reports errors for this file (typeshed, installed packages).
+
+    Asked for every module of every run, warm ones included (``report_config_data``), so
+    it is written as three string tests rather than a loop."""
+    return path.startswith(_TYPESHED) or _SITE_PACKAGES in path or _DIST_PACKAGES in path
 
 
 def dataclass_fields(info: TypeInfo) -> list[tuple[str, bool]]:
@@ -185,8 +189,9 @@ def retract_where(api: CheckerPluginInterface, wanted: Callable[[ErrorInfo], boo
     """Take back the errors of the file being checked that ``wanted`` picks: semantic
     analysis reported them, and they stay in mypy's list until the file is checked."""
     errors = api.msg.errors
-    reported: list[ErrorInfo] = errors.error_info_map.get(errors.file, [])
-    reported[:] = [info for info in reported if not wanted(info)]
+    reported: list[ErrorInfo] | None = errors.error_info_map.get(errors.file)
+    if reported:
+        reported[:] = [info for info in reported if not wanted(info)]
 
 
 def note(api: CheckerPluginInterface, message: str, context: Context, code: ErrorCode) -> None:

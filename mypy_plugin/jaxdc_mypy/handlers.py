@@ -21,7 +21,7 @@ from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
 from .replace import add_replace_method, replace_function_signature, replace_method_signature
-from .types_walk import verdict_classes, verdict_triggers
+from .types_walk import ModuleMemo, verdict_modules, verdict_triggers
 
 
 class Handlers:
@@ -35,6 +35,7 @@ class Handlers:
         # Module -> its jaxdc classes, filled by `record` and read once the module has been
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
+        self._verdict_modules: ModuleMemo = {}  # see `indirect_deps`
         self.jit = JitChecker(self._classes)
         self.jax_jit = check_jax_jit
         self.attr = check_attr_call
@@ -105,10 +106,17 @@ class Handlers:
             self._classes.check(info, ctx.api)
         return ctx.default_return_type
 
+    def forget(self) -> None:
+        """A module is read again (the daemon after an edit): what was learnt about its
+        classes, and about classes depending on them, may be stale."""
+        self._classes.forget()
+        self._verdict_modules.clear()
+
     def indirect_deps(self, file: MypyFile) -> set[str]:
         """Modules of the classes this module's verdicts depend on (see ``hooks``)."""
-        classes = self._declared.pop(file.fullname, {}).values()
-        modules = {c.module_name for info in classes for c in verdict_classes(info)}
+        modules: set[str] = set()
+        for info in self._declared.pop(file.fullname, {}).values():
+            modules |= verdict_modules(info, self._verdict_modules)
         modules.discard(file.fullname)
         return modules
 

@@ -9,8 +9,8 @@ importing them. Dataclass semantics (``__init__``, frozen, ordering) stay mypy's
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,6 +50,8 @@ class JaxdcPlugin(Plugin):
         self._loaded: Handlers | None = None
         # Fullname -> whether it is `S = jdc.Static` (see `get_type_analyze_hook`).
         self._bare_static_aliases: dict[str, bool] = {}
+        # Class fullname -> whether it is a jaxdc class (see `get_attribute_hook`).
+        self._jaxdc_owners: dict[str, bool] = {}
 
     @property
     def _handlers(self) -> Handlers:
@@ -88,10 +90,15 @@ class JaxdcPlugin(Plugin):
         return static_spelling.subscript_static(static.node, ctx)
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-        if self._bare_static_aliases:  # the daemon re-reads an edited module
+        """Called when mypy reads a module: in a daemon update, answers memoised about that
+        module's names (and the per-run verdicts) are forgotten."""
+        if self._bare_static_aliases:
             prefix = file.fullname + "."
             for name in [n for n in self._bare_static_aliases if n.startswith(prefix)]:
                 del self._bare_static_aliases[name]
+        self._jaxdc_owners.clear()
+        if self._loaded is not None:
+            self._loaded.forget()
         return []
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
@@ -128,13 +135,18 @@ class JaxdcPlugin(Plugin):
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        # Called for every attribute of every class: answer from the class's metadata.
+        # Called for every attribute access mypy checks: answered per class, from its
+        # metadata, once per run (forgotten when the daemon reads a module again).
         owner, _, name = fullname.rpartition(".")
-        sym = self.lookup_fully_qualified(owner) if owner else None
-        info = sym.node if sym is not None else None
-        if isinstance(info, TypeInfo) and any(names.METADATA_KEY in c.metadata for c in info.mro):
-            return functools.partial(self._handlers.assign_field, name)
-        return None
+        is_jaxdc = self._jaxdc_owners.get(owner)
+        if is_jaxdc is None:
+            sym = self.lookup_fully_qualified(owner) if owner else None
+            info = sym.node if sym is not None else None
+            is_jaxdc = isinstance(info, TypeInfo) and any(
+                names.METADATA_KEY in c.metadata for c in info.mro
+            )
+            self._jaxdc_owners[owner] = is_jaxdc
+        return functools.partial(self._handlers.assign_field, name) if is_jaxdc else None
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         if fullname == names.DECORATOR_CALL:
@@ -182,10 +194,11 @@ class JaxdcPlugin(Plugin):
 
 
 def _source_digest() -> str:
-    """Hash of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy only
-    watches the entry module's file."""
-    digest = hashlib.sha256()
+    """Checksum of the plugin's code and of the rules it applies (``_jaxdc_rules``): mypy
+    only watches the entry module's file. A CRC, not a cryptographic hash: it only has to
+    change when the code does, and every mypy run (warm ones too) computes it."""
+    checksum = 0
     for package in (Path(__file__).parent, Path(_jaxdc_rules.__file__).parent):
         for path in sorted(package.glob("*.py")):
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+            checksum = zlib.crc32(path.read_bytes(), checksum)
+    return f"{checksum:08x}"

@@ -29,20 +29,32 @@ from .fields import declaring_statements
 _MODULE = "jaxtyping"
 
 
-def check_shapes(info: TypeInfo, file: MypyFile | None, api: CheckerPluginInterface) -> None:
-    """Report each malformed shape string in the annotations ``info`` declares."""
-    if file is None:
-        return
-    heads = _jaxtyping_heads(file)
-    if not heads.names and not heads.modules and not heads.star:
-        return
-    for name, statement in declaring_statements(info).items():
-        for dim_str in _shape_strings(statement.unanalyzed_type, heads):
-            reason = shape_problem(dim_str)
-            if reason is not None:
-                cls = messages.class_display(messages.qualname_in(info.fullname, info.module_name))
-                text = messages.shape_malformed(name, cls, dim_str, reason)
-                api.fail(text, statement, code=codes.SHAPE)
+class ShapeChecker:
+    """Reports each malformed shape string in the annotations a class declares.
+
+    How a module names jaxtyping is read from its imports once, for its first class: mypy
+    checks a module's classes one after another."""
+
+    def __init__(self) -> None:
+        self._last: tuple[MypyFile, _Heads] | None = None
+
+    def check(self, info: TypeInfo, file: MypyFile | None, api: CheckerPluginInterface) -> None:
+        if file is None:
+            return
+        if self._last is None or self._last[0] is not file:
+            self._last = (file, _jaxtyping_heads(file))
+        heads = self._last[1]
+        if not heads.names and not heads.modules and not heads.star:
+            return
+        for name, statement in declaring_statements(info).items():
+            for dim_str in _shape_strings(statement.unanalyzed_type, heads):
+                reason = shape_problem(dim_str)
+                if reason is not None:
+                    cls = messages.class_display(
+                        messages.qualname_in(info.fullname, info.module_name)
+                    )
+                    text = messages.shape_malformed(name, cls, dim_str, reason)
+                    api.fail(text, statement, code=codes.SHAPE)
 
 
 class _Heads:

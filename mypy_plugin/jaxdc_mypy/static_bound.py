@@ -28,12 +28,16 @@ _MESSAGE_MIDDLE = ' of "Static" must be a subtype of '
 def retract_bound_errors(api: CheckerPluginInterface, lines: Iterable[int]) -> None:
     """Take back the bound's errors on ``lines`` (and those mypy reports without a line:
     a subclass of a class whose generic base fixes an unhashable type)."""
-    wanted = {*lines, -1}
+    wanted: set[int] | None = None  # built only if the file has errors to look at
 
     def is_bound_error(info: ErrorInfo) -> bool:
+        nonlocal wanted
+        if info.code != TYPE_VAR:
+            return False
+        if wanted is None:
+            wanted = {*lines, -1}
         return (
-            info.code == TYPE_VAR
-            and info.line in wanted
+            info.line in wanted
             and info.message.startswith(_MESSAGE_START)
             and _MESSAGE_MIDDLE in info.message
         )

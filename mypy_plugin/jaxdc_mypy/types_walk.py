@@ -40,6 +40,32 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     yield from _classes_mentioned(own_field_types(info, DATA), into_dataclasses=False)
 
 
+ModuleMemo = dict[tuple[Type, bool], frozenset[str]]
+
+
+def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
+    """The modules of ``verdict_classes(info)``, each field type walked once per run
+    (``memo``: most classes share their field types, such as ``jax.Array``)."""
+    modules: set[str] = set()
+    for kind, into_dataclasses in ((STATIC, True), (DATA, False)):
+        for typ in own_field_types(info, kind):
+            key = (typ, into_dataclasses)
+            try:
+                found = memo.get(key)
+                hashable = True
+            except TypeError:  # a type mypy cannot hash: walked every time
+                found, hashable = None, False
+            if found is None:
+                found = frozenset(
+                    c.module_name
+                    for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
+                )
+                if hashable:
+                    memo[key] = found
+            modules |= found
+    return modules
+
+
 # Members deciding a verdict besides the attributes: hashing, equality, and `__init__`, whose
 # signature changes when a dataclass gains or loses a field (an absent one fires on addition).
 _VERDICT_MEMBERS = frozenset({"__init__", "__eq__", "__hash__"})
