@@ -225,8 +225,11 @@ def write(doc: Path, outcomes: list[Outcome]) -> list[str]:
         lines += ["", "## Open jaxdc gaps, by owner", ""]
         for kind, verdicts in sorted(audit.opened.items()):
             lines.append(f"- **{kind.removeprefix('open, owned by ')}**:")
+            by_reason: dict[str, list[str]] = {}
             for verdict, places in verdicts.items():
-                lines.append(f"  - {verdict.package} `{places[0]}`: {verdict.reason}")
+                by_reason.setdefault(verdict.reason, []).append(f"{verdict.package} `{places[0]}`")
+            for reason, where in by_reason.items():
+                lines.append(f"  - {reason} ({', '.join(where)})")
     lines += sections
     lines += _rules_section()
     doc.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

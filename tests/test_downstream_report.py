@@ -136,7 +136,7 @@ def test_an_open_gap_is_listed_under_its_owner_and_still_fails_the_run(
         f"{PKG.name}: tests.test_a::test_one: open, owned by branch hooks (see docs/downstream.md)"
     ]
     page = (tmp_path / "downstream.md").read_text()
-    assert f"- **branch hooks**:\n  - {PKG.name} `tests.test_a::test_one`: why" in page
+    assert f"- **branch hooks**:\n  - why ({PKG.name} `tests.test_a::test_one`)" in page
 
 
 # --- the two runs must run the same tests ------------------------------------------------
