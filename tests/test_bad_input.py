@@ -265,3 +265,137 @@ def test_bad_input_raises_a_documented_error_naming_it_and_changes_nothing(case:
     for needle in case.names:
         assert needle in message, f"{needle} not in: {message}"
     assert _snapshot(obj) == before
+
+
+# --- the wrong kind of object, to every public function ----------------------------------
+# Each public function of jaxdc and of jaxdc.compat.* given an object of the wrong kind (a
+# class where an instance is needed, an instance where a class is, a non-callable, an object
+# that is not a jaxdc instance, ...) raises a TypeError naming the function, what it needs
+# and the object it got (never an AttributeError from inside jaxdc).
+
+from jaxdc.compat import chex_dataclass, flax_struct  # noqa: E402
+
+
+@dataclass(frozen=True)
+class WrongKind:
+    name: str  # the public name, as `test_every_public_name_is_covered` finds it
+    run: Callable[[], object]
+    needs: str  # what the message says is needed
+    got: str  # how the message names the object
+
+
+@dataclasses.dataclass
+class _Plain:
+    w: int
+
+
+_INSTANCE = "an instance of a jaxdc pytree dataclass"
+_CLASS_FIX = "Fix: pass an instance of the class (such as Model(...)), not the class itself"
+_NOT_A_CLASS = "decorates classes"
+
+
+def _wrong_kinds() -> list[WrongKind]:
+    m = _model()
+    w = WrongKind
+    cases = [
+        w("jit", lambda: jdc.jit(3), "needs a function", "got an instance of 'int' (3)"),
+        w("jit", lambda: jdc.jit(m), "needs a function", "got an instance of 'Model'"),
+        w("jit", lambda: jdc.jit(donate_argnums=0)("f"), "needs a function", "'str' ('f')"),
+        w("jit", lambda: jdc.jit(step, static_argnames=3), "static_argnames=...", "'int' (3)"),
+        w("jit", lambda: jdc.jit(step, donate_argnums="x"), "donate_argnums=...", "('x')"),
+        w("pytree_dataclass", lambda: jdc.pytree_dataclass(m), _NOT_A_CLASS, "of 'Model'"),
+        w("pytree_dataclass", lambda: jdc.pytree_dataclass()(3), _NOT_A_CLASS, "'int' (3)"),
+        w("pytree_dataclass", lambda: jdc.pytree_dataclass(step), _NOT_A_CLASS, "'step'"),
+        w("PytreeDataclassDecorator", lambda: jdc.PytreeDataclassDecorator(3), "mapping", "(3)"),
+        w(
+            "replace",
+            lambda: jdc.replace(Model, w=1),
+            _INSTANCE,
+            f"the class 'Model'. {_CLASS_FIX}",
+        ),
+        w("replace", lambda: jdc.replace(None), _INSTANCE, "got None."),
+        w("replace", lambda: jdc.replace(_Plain(1), w=2), _INSTANCE, "an instance of '_Plain'"),
+        w("replace", lambda: jdc.replace(m.w), _INSTANCE, "got an array (f32[3])"),
+        w("copy_and_mutate", lambda: jdc.copy_and_mutate(Model), _INSTANCE, _CLASS_FIX),
+        w("copy_and_mutate", lambda: jdc.copy_and_mutate(None), _INSTANCE, "got None."),
+        w("copy_and_mutate", lambda: jdc.copy_and_mutate(m, "yes"), "True or False", "('yes')"),
+        w("attr", lambda: jdc.attr(Model, lambda o: o.w), _INSTANCE, _CLASS_FIX),
+        w("attr", lambda: jdc.attr(_Plain(1), lambda o: o.w), _INSTANCE, "of '_Plain'"),
+        w("attr", lambda: jdc.attr(m, 3), "attribute path", "got an instance of 'int' (3)"),
+        w("to_state_dict", lambda: jdc.to_state_dict(Model), _INSTANCE, _CLASS_FIX),
+        w("to_state_dict", lambda: jdc.to_state_dict(_Plain(1)), _INSTANCE, "of '_Plain'"),
+        w("from_state_dict", lambda: jdc.from_state_dict(Model, {}), _INSTANCE, _CLASS_FIX),
+        w("from_state_dict", lambda: jdc.from_state_dict(m, 3), "a state dict", "'int' (3)"),
+        w("from_state_dict", lambda: jdc.from_state_dict(m, None), "a state dict", "got None"),
+        w("dims", lambda: jdc.dims(Model), "check_shapes=True", _CLASS_FIX),
+        w("dims", lambda: jdc.dims(_Plain(1)), "check_shapes=True", "of '_Plain'"),
+        w("field", lambda: jdc.field(default_factory=3), "default_factory=...", "'int' (3)"),
+        w("field", lambda: jdc.field(metadata=[1]), "metadata=...", "an instance of 'list'"),
+        w("field", lambda: jdc.field(static="yes"), "static=...", "('yes')"),
+        w("field", lambda: jdc.field(pytree=1), "pytree=...", "'int' (1)"),
+        w(
+            "static_field",
+            lambda: jdc.static_field(default_factory=[]),
+            "default_factory",
+            "'list'",
+        ),
+        w("PyTreeNode", lambda: jdc.PyTreeNode.replace(3), _INSTANCE, "'int' (3)"),
+        w(
+            "EnforcedAnnotationsMixin",
+            lambda: jdc.EnforcedAnnotationsMixin.get_batch_axes(3),  # type: ignore[arg-type]
+            "check_shapes=True",
+            "'int' (3)",
+        ),
+        w("flax_struct.dataclass", lambda: flax_struct.dataclass(m), _NOT_A_CLASS, "'Model'"),
+        w("flax_struct.field", lambda: flax_struct.field(metadata=3), "metadata=...", "(3)"),
+        w(
+            "flax_struct.PyTreeNode",
+            lambda: flax_struct.PyTreeNode.replace(None),
+            _INSTANCE,
+            "None",
+        ),
+        w("chex_dataclass.dataclass", lambda: chex_dataclass.dataclass(m), _NOT_A_CLASS, "'Model'"),
+        w(
+            "chex_dataclass.mappable_dataclass",
+            lambda: chex_dataclass.mappable_dataclass(m),
+            "a dataclass",
+            "'Model'",
+        ),
+        w(
+            "chex_dataclass.mappable_dataclass",
+            lambda: chex_dataclass.mappable_dataclass(3),
+            "a dataclass",
+            "(3)",
+        ),
+    ]
+    return cases
+
+
+# Public names that are not functions taking objects, and why they have no case above.
+NOT_FUNCTIONS = {
+    "Attr": "the type of what attr() returns (attr's cases cover it)",
+    "ShapeError": "an exception class",
+    "Static": "a typing alias: Static[T] is typing's own subscription",
+    "asdict": "dataclasses.asdict itself (its own TypeError)",
+    "astuple": "dataclasses.astuple itself (its own TypeError)",
+    "fields": "dataclasses.fields itself (its own TypeError)",
+    "is_dataclass": "dataclasses.is_dataclass itself (takes anything)",
+}
+
+
+@pytest.mark.parametrize("case", _wrong_kinds(), ids=lambda c: f"{c.name}-{c.got[:30]}")
+def test_the_wrong_kind_of_object_is_a_type_error_naming_it(case: WrongKind) -> None:
+    function = case.name.rsplit(".", 1)[-1]
+    with pytest.raises(TypeError) as info:
+        case.run()
+    message = str(info.value)
+    assert case.needs in message and case.got in message, message
+    if function not in ("PyTreeNode", "EnforcedAnnotationsMixin"):  # methods: replace, dims
+        assert f"{function}(" in message, message
+
+
+def test_every_public_name_is_covered() -> None:
+    public = set(jdc.__all__) | {f"flax_struct.{n}" for n in flax_struct.__all__}
+    public |= {f"chex_dataclass.{n}" for n in chex_dataclass.__all__}
+    covered = {case.name for case in _wrong_kinds()} | set(NOT_FUNCTIONS)
+    assert public == covered

@@ -101,7 +101,10 @@ def test_replace_unknown_field_lists_valid_ones() -> None:
         match="unknown field\\(s\\) 'stp' for class 'TrainState'; its fields are: params, step, lr",
     ):
         jdc.replace(_state(), stp=1)
-    with pytest.raises(TypeError, match="needs an instance of a jaxdc pytree dataclass, got 'int'"):
+    with pytest.raises(
+        TypeError,
+        match=r"needs an instance of a jaxdc pytree dataclass, got an instance of 'int' \(3\)\.",
+    ):
         jdc.replace(3, x=1)
 
 

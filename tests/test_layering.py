@@ -26,12 +26,12 @@ RULES = REPO / "rules" / "_jaxdc_rules"
 RUNTIME_LAYERS = {
     # 0-1: leaves (the shared rules only) and their first users
     "_static": 0,
-    "_field": 0,
-    "_mutation": 0,
     "_display": 0,
     "_tracebacks": 0,
+    "_subclass": 0,
     "_shapes_annotations": 0,
     "_annotations": 1,
+    "_field": 1,
     "_shapes_check": 1,
     # 2-3: class facts
     "_hashability": 2,
@@ -41,6 +41,7 @@ RUNTIME_LAYERS = {
     "_printing": 4,
     "_equality": 4,
     "_replace": 4,
+    "_mutation": 4,
     "_construct": 5,
     "_codegen": 6,
     # 7-8: shape checks (check_shapes=True)

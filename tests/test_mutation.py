@@ -62,15 +62,38 @@ def test_keeps_the_runtime_rule_for_excluded_fields() -> None:
         Cached(jnp.zeros(1))
 
 
-def test_follows_a_nested_path_and_never_reads_the_target() -> None:
+def test_follows_a_path_and_never_reads_the_target() -> None:
+    @pytree_dataclass
     class Box:
-        inner: Box
         value: int
 
-    outer = Box()
-    outer.inner = Box()
-    attr(outer, lambda o: o.inner.value).set(3)  # outer.inner.value does not exist yet
-    assert outer.inner.value == 3
+        def __init__(self) -> None:
+            attr(self, lambda o: o.value).set(3)  # self.value does not exist yet
+
+    assert Box().value == 3
+
+
+@pytest.mark.parametrize(
+    ("obj", "got"),
+    [
+        (Linear, "got the class 'Linear'. Fix: pass an instance of the class"),
+        (dataclasses.make_dataclass("Plain", ["w"])(1), "got an instance of 'Plain'."),
+        (None, "got None."),
+    ],
+)
+def test_refuses_what_is_not_a_jaxdc_instance_naming_it(obj: object, got: str) -> None:
+    with pytest.raises(TypeError, match="jaxdc.attr\\(\\) needs an instance of a jaxdc") as info:
+        attr(obj, lambda o: o.w)
+    assert got in str(info.value)
+
+
+def test_refuses_to_assign_through_a_path_to_something_else() -> None:
+    with copy_and_mutate(_net()) as new:
+        handle = attr(new, lambda o: o.table["k"].w.real)
+        with pytest.raises(
+            TypeError, match=r"path 'o.table\['k'\].w' leads to an array \(f32\[2\]\)"
+        ):
+            handle.set(2)
 
 
 @pytest.mark.parametrize(
@@ -157,6 +180,7 @@ def test_index_paths_follow_any_subscript_and_are_refused_where_assignment_is() 
 
 
 def test_an_index_path_runs_once_on_a_recorder_never_on_the_object() -> None:
+    @pytree_dataclass
     class Untouchable:
         def __getattr__(self, name: str) -> object:
             raise AssertionError("where() ran on the object")

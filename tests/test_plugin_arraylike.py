@@ -1,7 +1,7 @@
 """Data fields holding what JAX traces are array-like to the plugin, with no configuration.
 
-Abstract containers (`Sequence`, `Iterable`, `Mapping`, `OrderedDict`, `defaultdict`,
-NewTypes of them), recursive aliases, and other libraries' pytrees: equinox `Module`,
+Abstract containers (`Sequence`, `Mapping`, `OrderedDict`, `defaultdict`, NewTypes of
+them), recursive aliases, and other libraries' pytrees: equinox `Module`,
 flax.struct classes and `PyTreeNode`, flax's `FrozenDict`, optax states (NamedTuples of
 arrays). The libraries are real imports, and the same classes are run through `jit` to show
 they are pytrees indeed. Configured class names that resolve to nothing get a warning.
@@ -18,6 +18,8 @@ import checkers
 import jax
 import jax.numpy as jnp
 import pytest
+from _jaxdc_rules import messages
+from _jaxdc_rules.messages import Problem
 from checkers import Project
 
 LIBRARIES = """
@@ -35,7 +37,7 @@ SHARED = checkers.REPO / ".mypy_cache" / "jaxdc-arraylike-tests"
 # Correct code: no diagnostic allowed.
 PYTREES = """
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple, NewType, Union
 
 import equinox as eqx
@@ -77,7 +79,6 @@ class State:
     adam: optax.ScaleByAdamState
     moments: Moments
     seq: Sequence[jax.Array]
-    it: Iterable[jax.Array]
     mapping: Mapping[str, jax.Array]
     ordered: OrderedDict[str, jax.Array]
     default: defaultdict[str, jax.Array]
@@ -86,10 +87,13 @@ class State:
     name: Static[str]
 """
 
-# Still wrong: not every container or NamedTuple is array-like.
+# Still wrong: not every container or NamedTuple is array-like. JAX flattens lists, tuples
+# and dicts only: any other container is one leaf, which jit rejects (tests/
+# test_rules_differential.py runs each through jit), `Iterable` and `Collection` included.
 NOT_PYTREES = """
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from collections import deque
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Generic, NamedTuple, TypeVar
 
 import jax
 from jaxdc import pytree_dataclass
@@ -105,6 +109,18 @@ class State:
     names: Sequence[str]  # E: mypy-plugin jaxdc-data
     labels: Mapping[str, str]  # E: mypy-plugin jaxdc-data
     labelled: Labelled  # E: mypy-plugin jaxdc-data
+    items: Iterable[jax.Array]  # E: mypy-plugin jaxdc-data
+    group: Collection[jax.Array]  # E: mypy-plugin jaxdc-data
+    tags: set[int]  # E: mypy-plugin jaxdc-data
+    queue: deque[jax.Array]  # E: mypy-plugin jaxdc-data
+
+
+NumberOrText = TypeVar("NumberOrText", int, str)
+
+
+@pytree_dataclass
+class Boxed(Generic[NumberOrText]):
+    value: NumberOrText  # E: mypy-plugin jaxdc-data
 """
 
 
@@ -144,6 +160,11 @@ def test_containers_and_namedtuples_of_other_things_are_still_reported(project: 
     project.write({"not_pytrees.py": NOT_PYTREES})
     run = project.mypy()
     assert run.diagnostics == project.expected(), run.stdout
+    iterable = next(m for m in run.messages("jaxdc-data") if "'items'" in m)
+    assert iterable == messages.data_not_arraylike(
+        "items", "State", "Iterable[jax.Array]", Problem("container", "Iterable")
+    )
+    assert "so a 'Iterable' value would be one leaf, which jit rejects" in iterable
 
 
 def test_the_same_classes_are_pytrees_at_runtime() -> None:

@@ -252,7 +252,19 @@ RUNTIME_ONLY: list[tuple[str, Callable[[], Any], str]] = [
     (
         "replace on something else",
         lambda: jaxdc.replace(3, x=1),
-        messages.replace_needs_instance("int"),
+        messages.wrong_argument(
+            "jaxdc.replace", messages.JAXDC_INSTANCE, messages.given("instance", "int", "3")
+        ),
+    ),
+    (
+        "attr on a class (the plugin's text: typecheck_cases/plugin/attr_placement.py)",
+        lambda: jaxdc.attr(_Point, lambda p: p.x),
+        messages.wrong_argument(
+            "jaxdc.attr",
+            messages.ATTR_TARGET,
+            messages.given("class", "_Point"),
+            messages.PASS_AN_INSTANCE,
+        ),
     ),
     (
         "frozen attribute",

@@ -91,7 +91,9 @@ class Describer:
         elif isinstance(typ, TypeVarType):
             desc.form, desc.name = td.TYPEVAR, typ.name
             bound = get_proper_type(typ.upper_bound)
-            if not (isinstance(bound, Instance) and bound.type.fullname == "builtins.object"):
+            if typ.values:  # TypeVar("T", int, str): one of its constraints
+                desc.items = tuple(self.describe(value) for value in typ.values)
+            elif not (isinstance(bound, Instance) and bound.type.fullname == "builtins.object"):
                 desc.items = (self.describe(bound),)
         elif isinstance(typ, LiteralType):
             desc.form, desc.text = td.LITERAL, self._text(typ)
@@ -123,7 +125,8 @@ class Describer:
     ) -> None:
         info = typ.type
         desc.form, desc.name, desc.module = td.INSTANCE, class_name(info), info.module_name
-        desc.items = tuple(self.describe(arg) for arg in typ.args)
+        if not _omitted(typ):  # `array` reads as written, not array[Any]
+            desc.items = tuple(self.describe(arg) for arg in typ.args)
         desc.bases = tuple(
             self._base(base, typ, namedtuple_items)
             for base in info.mro
@@ -178,6 +181,18 @@ class Describer:
 
     def _text(self, typ: Type) -> str:
         return compat.format_type(typ, self._options)
+
+
+def _omitted(typ: Instance) -> bool:
+    """Whether mypy filled in every type argument because the annotation left them out: with
+    Any, or, for type variables with defaults, with those (`slice` is `slice[Any, Any, Any]`)."""
+    has_defaults = any(
+        getattr(tv, "has_default", lambda: False)() for tv in typ.type.defn.type_vars
+    )
+    kinds = [getattr(get_proper_type(arg), "type_of_any", None) for arg in typ.args]
+    if has_defaults:
+        return all(kind is not None for kind in kinds)
+    return bool(kinds) and all(kind == TypeOfAny.from_omitted_generics for kind in kinds)
 
 
 def _own_hash(info: TypeInfo) -> str:

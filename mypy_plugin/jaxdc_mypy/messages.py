@@ -55,6 +55,17 @@ def excluded_in_construction(field: str, cls: str) -> ErrorMessage:
     return ErrorMessage(text.excluded_in_construction(field, cls), codes.MUTATION)
 
 
+def attr_not_jaxdc(cls: str, *, is_class: bool) -> ErrorMessage:
+    """``jaxdc.attr(obj, ...)`` on something that is not a jaxdc instance (the runtime's
+    TypeError; the runtime adds the value of a number or string, which mypy does not
+    know, so those are left to it)."""
+    got = text.given("class" if is_class else "instance", cls)
+    fix = text.PASS_AN_INSTANCE if is_class else ""
+    return ErrorMessage(
+        text.wrong_argument("jaxdc.attr", text.ATTR_TARGET, got, fix), codes.MUTATION
+    )
+
+
 def frozen_assignment(path: str | None, cls: str) -> ErrorMessage:
     return ErrorMessage(text.frozen_assignment(path, cls), codes.MUTATION)
 

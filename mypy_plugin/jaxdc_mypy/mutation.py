@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
-from mypy.types import Instance, Type, TypeVarType, get_proper_type
+from mypy.types import FunctionLike, Instance, Type, TypeVarType, get_proper_type
 
 from . import compat, messages
 from .describe import class_name
@@ -63,8 +63,18 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
     if isinstance(where, LambdaExpr) and path is None:
         messages.NOT_A_PATH.report(ctx.api, ctx.context)
         return
-    obj_type = _instance(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
-    if obj_type is None or not is_pytree_class(obj_type.type):
+    arg_type = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types[0] else None
+    if isinstance(arg_type, FunctionLike) and arg_type.is_type_obj():  # the class itself
+        cls = class_name(arg_type.type_object())
+        messages.attr_not_jaxdc(cls, is_class=True).report(ctx.api, ctx.context)
+        return
+    obj_type = _instance(arg_type) if arg_type is not None else None
+    if obj_type is not None and not is_pytree_class(obj_type.type):
+        if obj_type.type.fullname not in _ATTR_CONTAINERS_AND_SCALARS:
+            cls = class_name(obj_type.type)
+            messages.attr_not_jaxdc(cls, is_class=False).report(ctx.api, ctx.context)
+        return
+    if obj_type is None:
         return
     window = _window(obj, ctx.context, ctx.api)
     # `.set()` on `self` in a constructor assigns `self.<first>`: a longer path assigns a
@@ -78,6 +88,13 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
         problem = _left_out(obj_type, path[0], window)
         if problem is not None:
             problem.report(ctx.api, ctx.context)
+
+
+# What `jaxdc.attr` takes that is not a jaxdc instance (containers a block copies), and
+# values whose runtime message shows the value, which mypy does not know (left to it).
+_ATTR_CONTAINERS_AND_SCALARS = frozenset(
+    f"builtins.{name}" for name in "list dict tuple object int float complex bool str bytes".split()
+)
 
 
 def _instance(typ: Type) -> Instance | None:

@@ -2,11 +2,16 @@
 
 Judged by class names in the MRO (arrays, NumPy and Python scalars, pytree classes), so no
 layer needs to import jax or numpy to ask. Containers JAX flattens pass when their elements
-do: lists, tuples, dicts and the abstract types such fields are annotated with
-(``Sequence``, ``Iterable``, ``Mapping``, ...), ``OrderedDict``, ``defaultdict``, flax's
-``FrozenDict``, NamedTuples (optax states are NamedTuples of arrays), NewTypes of those.
-Pytrees of other libraries pass by default: jaxdc classes, equinox ``Module``, flax.struct
-classes (``names.KNOWN_PYTREE_BASES``, and classes their decorators make).
+do: lists, tuples, dicts and the abstract types that name them (``Sequence``,
+``MutableSequence``, ``Mapping``, ``MutableMapping``), ``OrderedDict``, ``defaultdict``,
+flax's ``FrozenDict``, NamedTuples (optax states are NamedTuples of arrays), NewTypes of
+those. Other containers (sets, deques, ``Counter``, ``Iterable``, ``Collection``, ...) are
+one leaf to JAX, which jit rejects: they are reported as such, except ``Iterable`` and
+``Collection`` inside a recursive alias, optax's and chex's spelling of a pytree of arrays
+(``ArrayTree = Union[Array, Iterable["ArrayTree"], Mapping[Any, "ArrayTree"]]``). A
+TypeVar is its bound, or each of its constraints (as a union is each of its members).
+Pytrees of other libraries pass by default: jaxdc classes, equinox ``Module``, flax.struct classes
+(``names.KNOWN_PYTREE_BASES``, and classes their decorators make).
 
 Only the plugin checks data fields (the runtime would have to look at values, which
 ``jit`` does anyway); the rule lives here with the others so both read from one table.
@@ -29,6 +34,7 @@ from _jaxdc_rules.typedesc import (
     TYPEVAR,
     UNION,
     TypeDesc,
+    refers_to_itself,
 )
 
 UNKNOWN = Problem("any")
@@ -57,12 +63,10 @@ class ArrayLikeRules:
         form = desc.form
         if form == ANY:
             return UNKNOWN
-        if form in (UNION, TUPLE, TYPEDDICT):
+        if form in (UNION, TUPLE, TYPEDDICT, LITERAL):
             return self._worst(desc.items, seen)
-        if form == TYPEVAR:  # unconstrained: decided by concrete subclasses
-            return self._check(desc.items[0], seen) if desc.items else UNKNOWN
-        if form == LITERAL:
-            return self._worst(desc.items, seen)
+        if form == TYPEVAR:  # its bound or its constraints; unconstrained: not known
+            return self._worst(desc.items, seen) if desc.items else UNKNOWN
         if form == CALLABLE:
             return Problem("callable")
         if form == CLASS_OBJECT:
@@ -84,7 +88,9 @@ class ArrayLikeRules:
         if desc.supertype is not None:  # a NewType is what it wraps at runtime
             return self._check(desc.supertype, seen)
         own = desc.bases[0] if desc.bases else None
-        if own is not None and own.fullname in names.PYTREE_CONTAINERS:
+        if own is not None and (
+            own.fullname in names.PYTREE_CONTAINERS or _of_subtrees(own.fullname, desc)
+        ):
             # JAX flattens exactly these; a mapping's keys are part of the treedef.
             return self._worst(desc.items[-1:], seen)
         if own is not None and own.namedtuple:
@@ -97,4 +103,14 @@ class ArrayLikeRules:
             return None
         if desc.fullname in names.TEXT_TYPES:
             return Problem("text", desc.name)
+        if names.ITERABLE in mro:
+            return Problem("container", desc.name)
         return Problem("not-array", desc.name)
+
+
+def _of_subtrees(fullname: str, desc: TypeDesc) -> bool:
+    """``Iterable[ArrayTree]`` in a recursive alias (``ArrayTree = Union[Array,
+    Iterable["ArrayTree"], Mapping[Any, "ArrayTree"]]``, as optax and chex spell a pytree
+    of arrays): there it names a list or tuple of subtrees."""
+    items = desc.items
+    return fullname in names.TREE_ALIAS_CONTAINERS and bool(items) and refers_to_itself(items[-1])

@@ -13,7 +13,7 @@ Python does with an instance, not what a type checker's ``Hashable`` protocol sa
   ``compare=False`` leaves one out); ``eq=True`` without ``frozen`` sets ``__hash__`` to None;
   ``eq=False`` inherits the identity hash;
 - a NamedTuple is hashable when its fields are; a TypedDict never is (it is a dict);
-- a NewType is its supertype; a TypeVar its bound;
+- a NewType is its supertype; a TypeVar its bound, or each of its constraints (as a union);
 - anything else, including ``Any``, Protocols and types a layer cannot resolve, is not
   reported: the rules only reject what they can prove unhashable. Values are still
   checked (``hash()``) when an instance is built.

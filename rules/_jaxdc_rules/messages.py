@@ -181,6 +181,12 @@ _DATA_ROWS = {
         "'{T}' is not an array type",
         "declare it Static[{type}] if it is configuration",
     ),
+    "container": (
+        "JAX flattens lists, tuples and dicts only, so a '{T}' value would be one leaf, "
+        "which jit rejects",
+        "annotate it list[...], tuple[...] or Sequence[...] (dict[...] or Mapping[...] for a "
+        "mapping) and pass one of those",
+    ),
     "callable": (
         "a callable is not an array",
         "declare it Static[{type}] (functions are hashable)",
@@ -448,10 +454,6 @@ def pytree_node_slots(name: str) -> str:
 # =========================================================================================
 
 
-def replace_needs_instance(type_: str) -> str:
-    return f"jaxdc.replace() needs an instance of a jaxdc pytree dataclass, got '{type_}'"
-
-
 def replace_unknown_fields(unknown: Iterable[str], cls: str, fields: Iterable[str]) -> str:
     return (
         f"replace() got unknown field(s) {', '.join(map(repr, unknown))} for class '{cls}'; "
@@ -572,17 +574,9 @@ def jax_jit_ignores_static(param: str, function: str) -> str:
 # root's frozen __setattr__.
 
 
-def edit_needs_node(type_: str, *, is_tuple: bool) -> str:
-    """``copy_and_mutate(obj)`` of something it cannot edit in place."""
-    fix = (
-        "pass a list (a tuple cannot be edited in place)."
-        if is_tuple
-        else "for other pytrees use jax.tree_util or equinox.tree_at."
-    )
-    return (
-        f"copy_and_mutate() needs an instance of a jaxdc pytree dataclass (or a list or dict "
-        f"of them), got '{type_}'. Fix: {fix}"
-    )
+EDIT_NEEDS = "an instance of a jaxdc pytree dataclass (or a list or dict of them)"
+EDIT_TUPLE_FIX = "pass a list (a tuple cannot be edited in place)"
+EDIT_OTHER_FIX = "for other pytrees use jax.tree_util or equinox.tree_at"
 
 
 EDIT_ENTERED_TWICE = "a copy_and_mutate(...) context can be entered only once"
@@ -703,10 +697,7 @@ def jit_static_value_unknown(function: str) -> str:
 # =========================================================================================
 
 
-def state_dict_needs_instance(function: str, type_: str, *, target: bool = False) -> str:
-    """``to_state_dict(obj)`` / ``from_state_dict(target, ...)`` given something else."""
-    role = " as target" if target else ""
-    return f"{function}() needs an instance of a jaxdc pytree dataclass{role}, got '{type_}'"
+STATE_DICT = "a state dict (a dict keyed by field names, as to_state_dict makes)"
 
 
 def state_not_a_dict(path: str, keys: Iterable[str], owner: str, got: str) -> str:
@@ -983,4 +974,54 @@ def shape_malformed(field: str, cls: str, dim_str: str, reason: str) -> str:
         f"field '{field}' of class '{cls}': shape \"{dim_str}\" is malformed: {reason}. Fix: "
         f"write space-separated dimensions: sizes (3), names (n), expressions (n+1), and at "
         f"most one *name or ... for any number of axes."
+    )
+
+
+# =========================================================================================
+# bad input to the public functions: the wrong kind of object (appended by the hooks owner)
+# =========================================================================================
+
+JAXDC_INSTANCE = "an instance of a jaxdc pytree dataclass"
+
+
+def given(kind: str, name: str = "", value: str = "") -> str:
+    """The object a function was given, as `wrong_argument` names it (``kind``: 'class',
+    'none', 'instance', 'array', or what the object is: 'function', 'module', ...)."""
+    if kind == "class":
+        return f"the class '{name}'"
+    if kind == "none":
+        return "None"
+    if kind == "array":
+        return f"an array ({value})"
+    if kind == "instance":
+        return f"an instance of '{name}'" + (f" ({value})" if value else "")
+    return f"the {kind} '{name}'"
+
+
+SHAPE_CHECKED_INSTANCE = "an instance of a jaxdc class declared with check_shapes=True"
+DATACLASS_CLASS = "a dataclass (the class, decorated with @dataclass or a jaxdc decorator)"
+ATTR_TARGET = (
+    "an instance of a jaxdc pytree dataclass (or a list, dict or tuple of them from "
+    "copy_and_mutate)"
+)
+ATTR_PATH = "a function returning an attribute path of its argument, such as `lambda o: o.a.b`"
+JIT_FUNCTION = "a function (or another callable) to compile"
+PASS_AN_INSTANCE = "pass an instance of the class (such as Model(...)), not the class itself"
+
+
+def wrong_argument(function: str, expected: str, got: str, fix: str = "") -> str:
+    """A public function given the wrong kind of object (``got``: from `given`)."""
+    return f"{function}() needs {expected}, got {got}." + (f" Fix: {fix}." if fix else "")
+
+
+def wrong_keyword(function: str, keyword: str, expected: str, got: str) -> str:
+    """A keyword argument of the wrong kind (``jaxdc.field(default_factory=3)``)."""
+    return f"{function}({keyword}=...) needs {expected}, got {got}."
+
+
+def attr_target_not_jaxdc(path: str, got: str) -> str:
+    """``attr(obj, lambda o: o.a.b).set(v)`` where ``o.a`` is not a jaxdc instance."""
+    return (
+        f"jaxdc.attr(...).set() assigns attributes of jaxdc instances; the path "
+        f"'o{path}' leads to {got}. Fix: assign it with that object's own API."
     )

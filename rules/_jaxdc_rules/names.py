@@ -78,8 +78,16 @@ SCALAR_TYPES = frozenset(
     }
 )
 TEXT_TYPES = frozenset({"builtins.str", "builtins.bytes"})
+# Any container (a class iterating its items): one JAX does not flatten is a single leaf.
+ITERABLE = "typing.Iterable"
+# In a recursive alias (optax's and chex's `ArrayTree`), these spell "a list or tuple of
+# subtrees" (rules/_jaxdc_rules/arraylike.py).
+TREE_ALIAS_CONTAINERS = frozenset({"typing.Iterable", "typing.Collection"})
 # Containers JAX flattens into their elements (mappings: their values), and the abstract
-# types such fields are annotated with (they hold a list, tuple or dict at runtime).
+# types that name them: a `Sequence` is a list or a tuple, a `Mapping` a dict. (`Iterable`
+# and `Collection` are not: their other common values, sets, generators, ranges and dict
+# views, are single leaves jit rejects, and a dict flattens to its values, not the keys
+# it iterates.)
 PYTREE_CONTAINERS = frozenset(
     {
         "builtins.list",
@@ -87,8 +95,6 @@ PYTREE_CONTAINERS = frozenset(
         "builtins.dict",
         "collections.OrderedDict",
         "collections.defaultdict",
-        "typing.Iterable",
-        "typing.Collection",
         "typing.Sequence",
         "typing.MutableSequence",
         "typing.Mapping",
@@ -135,6 +141,7 @@ _ALIASES = {
     "collections.abc.Set": "typing.AbstractSet",
     "collections.abc.MutableSet": "typing.MutableSet",
     "flax.core.FrozenDict": "flax.core.frozen_dict.FrozenDict",
+    "builtins.mappingproxy": "types.MappingProxyType",  # the class's own name at runtime
 }
 
 

@@ -29,7 +29,7 @@ UNION = "union"  # items: the members
 TUPLE = "tuple"  # items: the element types (one, if ``variadic``: ``tuple[X, ...]``)
 INSTANCE = "instance"  # an instance of a class: items are its type arguments
 TYPEDDICT = "typeddict"  # items: the value types
-TYPEVAR = "typevar"  # items: the upper bound, or nothing if unconstrained
+TYPEVAR = "typevar"  # items: the upper bound, or the constraints, or nothing if neither
 LITERAL = "literal"  # items: the class of the values
 CALLABLE = "callable"
 CLASS_OBJECT = "class-object"  # type[X]
@@ -162,7 +162,7 @@ def show(desc: TypeDesc) -> str:
 
 
 def _show(desc: TypeDesc, path: set[int]) -> str:
-    if desc.alias and _refers_to_itself(desc):
+    if desc.alias and refers_to_itself(desc):
         return desc.alias
     if id(desc) in path:  # a cycle without a name (not one Python or mypy can build)
         return "..."
@@ -195,7 +195,7 @@ def _show_form(desc: TypeDesc, path: set[int]) -> str:
     return desc.text
 
 
-def _refers_to_itself(desc: TypeDesc) -> bool:
+def refers_to_itself(desc: TypeDesc) -> bool:
     """Whether ``desc`` is reached again through its parts (a recursive alias)."""
     seen: set[int] = set()
     pending = list(_parts(desc))

@@ -25,7 +25,7 @@ from _jaxdc_rules import messages
 from jaxdc._annotations import CallerScope, caller_scope
 from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import seal, wrap_custom_init
-from jaxdc._display import class_name
+from jaxdc._display import class_name, given, wrong_kind
 from jaxdc._equality import tree_eq, tree_hash
 from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated_error
 from jaxdc._printing import tree_repr
@@ -76,6 +76,10 @@ class PytreeDataclassDecorator:
     __slots__ = ("_options",)
 
     def __init__(self, options: Mapping[str, Any]) -> None:
+        if not isinstance(options, Mapping):
+            expected = "a mapping of pytree_dataclass options"
+            raise TypeError(wrong_kind("jaxdc.PytreeDataclassDecorator", expected, options))
+        check_options(options, "pytree_dataclass")
         self._options = dict(options)
 
     def __call__(self, cls: type[_T]) -> type[_T]:
@@ -107,9 +111,15 @@ def check_options(options: Mapping[str, Any], where: str) -> None:
     check_shapes_option(options, where)
 
 
-def process(cls: type[_T], options: Mapping[str, Any], caller: CallerScope | None) -> type[_T]:
-    """Build the dataclass, decide field kinds (now or lazily), install and register."""
-    _check_decoratable(cls)
+def process(
+    cls: type[_T],
+    options: Mapping[str, Any],
+    caller: CallerScope | None,
+    where: str = "jaxdc.pytree_dataclass",
+) -> type[_T]:
+    """Build the dataclass, decide field kinds (now or lazily), install and register
+    (`where`: the decorator the user applied, for errors)."""
+    _check_decoratable(cls, where)
     if SPEC_ATTR in cls.__dict__:
         if options:
             raise TypeError(messages.already_decorated(class_name(cls), cls.__name__))
@@ -206,18 +216,11 @@ def _reduce(self: Any) -> tuple[Any, ...]:
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or type())
 
 
-def _check_decoratable(cls: Any) -> None:
+def _check_decoratable(cls: Any, where: str) -> None:
     """Only a plain class can become a pytree dataclass. Anything else would fail later
     with an internal error, or (an Enum, a NamedTuple) half-work as a dataclass."""
-    where = "jaxdc.pytree_dataclass"
     if not isinstance(cls, type):
-        name = getattr(cls, "__qualname__", None)
-        what = (
-            f"the {type(cls).__name__} '{name}'"
-            if isinstance(name, str)  # a function, a method, a module's member
-            else f"an instance of '{class_name(type(cls))}'"
-        )
-        raise TypeError(messages.decorate_not_a_class(where, what))
+        raise TypeError(messages.decorate_not_a_class(where, given(cls)))
     unsupported = [
         (
             issubclass(cls, enum.Enum),

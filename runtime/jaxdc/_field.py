@@ -17,7 +17,16 @@ from typing import Any
 from _jaxdc_rules import messages
 from _jaxdc_rules.kinds import explicit_static
 
-__all__ = ["PYTREE_KEY", "PYTREE_NODE_KEY", "STATIC_KEY", "field", "static_field"]
+from jaxdc._display import given
+
+__all__ = [
+    "PYTREE_KEY",
+    "PYTREE_NODE_KEY",
+    "STATIC_KEY",
+    "checked_metadata",
+    "field",
+    "static_field",
+]
 
 STATIC_KEY = "static"
 PYTREE_KEY = "jaxdc.pytree"
@@ -49,12 +58,20 @@ def field(
     `tree_map` it holds its default. Every other field is carried, `init=False` ones
     included (computed in `__post_init__`, which unflatten never re-runs).
     """
+    _check_kinds(
+        "jaxdc.field",
+        default_factory=default_factory,
+        kw_only=kw_only,
+        static=static,
+        pytree=pytree,
+        pytree_node=pytree_node,
+    )
     try:
         explicit = explicit_static(static=static, pytree_node=pytree_node)
     except ValueError:
         message = messages.field_static_and_pytree_node(bool(static), bool(pytree_node))
         raise TypeError(message) from None
-    meta = dict(metadata or {})
+    meta = checked_metadata(metadata, "jaxdc.field")
     if explicit is not None:
         meta[STATIC_KEY] = explicit
     if pytree is not None:
@@ -73,6 +90,38 @@ def field(
     )
 
 
+def checked_metadata(metadata: Any, function: str) -> dict[Any, Any]:
+    """A copy of a field's `metadata=` (a mapping, or None for none)."""
+    _check_kinds(function, metadata=metadata)
+    return dict(metadata or {})
+
+
+# What each keyword jaxdc reads itself must be, and the value meaning "not given".
+_KINDS: dict[str, tuple[Callable[[Any], bool], str, Any]] = {
+    "default_factory": (
+        callable,
+        "a function of no arguments (such as list or lambda: jnp.zeros(3))",
+        _MISSING,
+    ),
+    "metadata": (lambda v: isinstance(v, Mapping), "a mapping or None", None),
+    "kw_only": (lambda v: isinstance(v, bool), "True or False", _MISSING),
+    **{
+        flag: (lambda v: isinstance(v, bool), "True, False or None", None)
+        for flag in ("static", "pytree", "pytree_node")
+    },
+}
+
+
+def _check_kinds(function: str, **given_values: Any) -> None:
+    """The keywords jaxdc reads itself get the kind of object they need, or a TypeError
+    now, rather than a confusing error when the class is built or constructed."""
+    for keyword, value in given_values.items():
+        check = _KINDS.get(keyword)
+        if check is not None and value is not check[2] and not check[0](value):
+            raise TypeError(messages.wrong_keyword(function, keyword, check[1], given(value)))
+
+
 def static_field(**kwargs: Any) -> Any:
     """`field(static=True, ...)`; the spelling older jax_dataclasses code uses."""
+    _check_kinds("jaxdc.static_field", **kwargs)
     return field(static=True, **kwargs)

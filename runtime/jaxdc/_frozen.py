@@ -2,7 +2,8 @@
 
 Instances are immutable like JAX arrays. Fields may be assigned only
 - while the instance is being constructed (`__init__` / `__post_init__`), and
-- while `copy_and_mutate` edits the fresh copy it yields (its pytree fields only).
+- while `copy_and_mutate` edits the fresh copy it yields (its pytree fields, and the
+  properties with setters that assign them).
 Both windows are sets of `id(obj)`, so an ordinary instance pays nothing and code that
 assigns fields keeps the plain `self.x = ...` spelling.
 """
@@ -10,19 +11,29 @@ assigns fields keeps the plain `self.x = ...` spelling.
 from __future__ import annotations
 
 import dataclasses
+import types
+from collections.abc import Callable
 from typing import Any
 
 from _jaxdc_rules import messages
 
 from jaxdc._display import class_name
-from jaxdc._spec import CACHE_ATTR, spec_of
+from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
-__all__ = ["CONSTRUCTING", "EDITING", "frozen_delattr", "frozen_setattr", "undecorated_error"]
+__all__ = [
+    "CONSTRUCTING",
+    "EDITING",
+    "descriptor_setter",
+    "frozen_delattr",
+    "frozen_setattr",
+    "undecorated_error",
+]
 
 CONSTRUCTING: set[int] = set()
 EDITING: set[int] = set()
 
 _object_setattr = object.__setattr__
+_SLOT_DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType)
 
 
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
@@ -35,10 +46,10 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
         _object_setattr(self, name, value)
     elif key in EDITING:
         spec = spec_of(type(self))
-        if spec is not None and name not in spec.data and name not in spec.static:
-            fields = (f.name for f in spec.fields)
-            raise AttributeError(messages.edit_no_such_field(name, class_name(type(self)), fields))
-        _object_setattr(self, name, value)
+        if spec is None or name in spec.data or name in spec.static:
+            _object_setattr(self, name, value)
+        else:  # a property of the class (its setter assigns fields), or an error
+            descriptor_setter(type(self), name, spec)(self, value)
         if spec is not None and spec.cached:  # keep flatten/replace right inside the block
             # (the same cache `_construct.seal` stores: keep the two in step)
             _object_setattr(
@@ -56,6 +67,22 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(
             messages.frozen_assignment(name, class_name(type(self)), is_field=is_field)
         )
+
+
+def descriptor_setter(cls: type, name: str, spec: ClassSpec) -> Callable[[Any, Any], None]:
+    """How a copy_and_mutate block assigns `name`, which is not a pytree field of `cls`:
+    through the class's own settable attribute (a property with a setter), as a mutable
+    object would, so the fields the setter assigns are edits; else an error naming the
+    fields. (Slots, `__dict__` and `__weakref__` are not the user's descriptors.)"""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            attr = klass.__dict__[name]
+            setter = getattr(type(attr), "__set__", None)
+            if setter is not None and not isinstance(attr, _SLOT_DESCRIPTORS):
+                return lambda obj, value: setter(attr, obj, value)
+            break
+    fields = (f.name for f in spec.fields)
+    raise AttributeError(messages.edit_no_such_field(name, class_name(spec.cls), fields))
 
 
 def frozen_delattr(self: Any, name: str) -> None:

@@ -97,8 +97,8 @@ class _Describer:
             desc.form = td.ANY
         elif isinstance(tp, typing.TypeVar):
             desc.form, desc.name = td.TYPEVAR, tp.__name__
-            if tp.__bound__ is not None:
-                desc.items = (self.describe(tp.__bound__, ns, tvars),)
+            limits = (tp.__bound__,) if tp.__bound__ is not None else tp.__constraints__
+            desc.items = tuple(self.describe(limit, ns, tvars) for limit in limits)
         elif origin in _UNIONS:
             desc.form = td.UNION
             desc.items = tuple(self.describe(arg, ns, tvars) for arg in args)

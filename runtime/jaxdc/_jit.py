@@ -38,6 +38,7 @@ import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
+from jaxdc._display import given, wrong_kind
 from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["jit"]
@@ -61,18 +62,48 @@ def jit(
     """`jax.jit` with parameters annotated `Static[T]` made static (plus any
     `static_argnames` given explicitly). Use bare or with `jax.jit`'s keyword options."""
     options = {
-        "donate_argnums": donate_argnums,
-        "donate_argnames": donate_argnames,
+        "donate_argnums": _positions("donate_argnums", donate_argnums),
+        "donate_argnames": _names("donate_argnames", donate_argnames),
         "device": device,
         "backend": backend,
         "inline": inline,
         "keep_unused": keep_unused,
     }
-    extra = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
+    extra = _names("static_argnames", static_argnames) or ()
     caller = caller_scope()
     if fun is None:
-        return lambda f: Jitted(f, options, extra, caller)
-    return Jitted(fun, options, extra, caller)
+        return lambda f: Jitted(_callable(f), options, extra, caller)
+    return Jitted(_callable(fun), options, extra, caller)
+
+
+# `jax.jit` is built on the first call (`Jitted`), so its arguments are checked here: a
+# wrong kind of object is an error at the `@jaxdc.jit` line, not at the first call.
+def _callable(fun: Any) -> Callable[..., Any]:
+    if not callable(fun):
+        raise TypeError(wrong_kind("jaxdc.jit", messages.JIT_FUNCTION, fun))
+    return fun  # type: ignore[no-any-return]
+
+
+def _names(keyword: str, value: Any) -> tuple[str, ...] | None:
+    """A name, or an iterable of them, as a tuple (None: not given)."""
+    if value is None or isinstance(value, str):
+        return None if value is None else (value,)
+    names = tuple(value) if isinstance(value, Iterable) else None
+    if names is None or not all(isinstance(v, str) for v in names):
+        expected = "a parameter name or an iterable of them"
+        raise TypeError(messages.wrong_keyword("jaxdc.jit", keyword, expected, given(value)))
+    return names
+
+
+def _positions(keyword: str, value: Any) -> int | tuple[int, ...] | None:
+    """A position, or an iterable of them (a tuple), as `jax.jit` takes them."""
+    if value is None or isinstance(value, (int, np.integer)):
+        return None if value is None else int(value)
+    positions = tuple(value) if isinstance(value, Iterable) else None
+    if positions is None or not all(isinstance(v, (int, np.integer)) for v in positions):
+        expected = "a parameter position or an iterable of them"
+        raise TypeError(messages.wrong_keyword("jaxdc.jit", keyword, expected, given(value)))
+    return positions
 
 
 def _static_parameters(

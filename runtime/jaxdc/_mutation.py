@@ -20,6 +20,9 @@ from typing import Any, Generic, TypeVar, final
 
 from _jaxdc_rules import messages
 
+from jaxdc._display import given, wrong_kind
+from jaxdc._spec import spec_of
+
 __all__ = ["Attr", "attr"]
 
 _T = TypeVar("_T")
@@ -65,6 +68,8 @@ class _PathRecorder:
 
 
 def _record_path(where: Callable[[Any], object]) -> tuple[_Step, ...]:
+    if not callable(where):
+        raise TypeError(wrong_kind("jaxdc.attr", messages.ATTR_PATH, where))
     try:
         result = where(_PathRecorder(()))
     except Exception as exc:  # anything but attribute and item reads fails on the recorder
@@ -97,6 +102,8 @@ class Attr(Generic[_V]):
         parent: Any = self._obj
         for step in self._path[:-1]:
             parent = parent[step.key] if type(step) is _Item else getattr(parent, step)
+        if spec_of(type(parent)) is None:  # not jaxdc's to assign (nor to leave frozen)
+            raise TypeError(messages.attr_target_not_jaxdc(_show(self._path[:-1]), given(parent)))
         setattr(parent, self._path[-1], value)  # type: ignore[arg-type]  # a name: checked
 
     def __repr__(self) -> str:
@@ -110,4 +117,6 @@ def attr(obj: _T, where: Callable[[_T], _V], /) -> Attr[_V]:
     as `lambda o: o.a.b` or `lambda o: o.layers[0].w`; it is called once on a recorder,
     never on `obj`.
     """
+    if spec_of(type(obj)) is None and not isinstance(obj, (list, dict, tuple)):
+        raise TypeError(wrong_kind("jaxdc.attr", messages.ATTR_TARGET, obj))
     return Attr(obj, _record_path(where))

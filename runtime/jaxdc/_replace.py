@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from _jaxdc_rules import messages
 
-from jaxdc._display import class_name
+from jaxdc._display import class_name, wrong_kind
 from jaxdc._spec import spec_of
 
 __all__ = ["initvar_missing_error", "refused_field_error", "replace", "unknown_fields_error"]
@@ -25,7 +25,7 @@ def replace(obj: _T, /, **changes: Any) -> _T:
     try:
         fast_replace = type(obj).__jaxdc_replace__  # type: ignore[attr-defined]
     except AttributeError:
-        raise TypeError(messages.replace_needs_instance(class_name(type(obj)))) from None
+        raise TypeError(wrong_kind("jaxdc.replace", messages.JAXDC_INSTANCE, obj)) from None
     return fast_replace(obj, changes)  # type: ignore[no-any-return]
 
 

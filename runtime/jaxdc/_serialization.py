@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 from _jaxdc_rules import messages
 
-from jaxdc._display import class_name
+from jaxdc._display import class_name, wrong_kind
 from jaxdc._spec import ClassSpec, spec_of
 from jaxdc._state import fields_of, rebuild
 
@@ -48,7 +48,7 @@ def to_state_dict(obj: Any) -> dict[str, Any]:
     """The state of a jaxdc instance as nested dicts keyed by field names (static fields
     left out; see the module docs)."""
     if _spec(obj) is None:
-        raise TypeError(messages.state_dict_needs_instance("to_state_dict", _type(obj)))
+        raise TypeError(wrong_kind("to_state_dict", messages.JAXDC_INSTANCE, obj))
     return _to_state(obj)  # type: ignore[no-any-return]
 
 
@@ -71,11 +71,10 @@ def from_state_dict(target: _T, state: Mapping[str, Any]) -> _T:
     Raises `ValueError` naming the path (`target.encoder.w`) for a missing or unknown key
     and for a leaf whose shape or dtype differs from the target's.
     """
-    spec = _spec(target)
-    if spec is None:
-        raise TypeError(
-            messages.state_dict_needs_instance("from_state_dict", _type(target), target=True)
-        )
+    if _spec(target) is None:
+        raise TypeError(wrong_kind("from_state_dict", messages.JAXDC_INSTANCE, target))
+    if not isinstance(state, Mapping):
+        raise TypeError(wrong_kind("from_state_dict", messages.STATE_DICT, state))
     return _from_state(target, state, "target")  # type: ignore[no-any-return]
 
 

@@ -38,7 +38,7 @@ from _jaxdc_rules import messages
 from _jaxdc_rules.shapes import shape_problem
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, resolve
-from jaxdc._display import class_name
+from jaxdc._display import class_name, wrong_kind
 from jaxdc._shapes_annotations import BATCH, FieldShape, MalformedShape, field_shape
 from jaxdc._shapes_check import Bindings, ClassShapes, ShapeError, bind
 from jaxdc._shapes_codegen import make_check
@@ -67,6 +67,8 @@ def dims(obj: Any) -> Bindings:
     are under `"..."`. Raises `ShapeError` if the instance is inconsistent and `TypeError`
     for an instance of a class without shape checks.
     """
+    if spec_of(type(obj)) is None:
+        raise TypeError(wrong_kind("jaxdc.dims", messages.SHAPE_CHECKED_INSTANCE, obj))
     return bind(_compiled(type(obj), "dims"), obj)
 
 

@@ -39,8 +39,12 @@ def edit(obj: Outer) -> Outer:
     return new
 
 
+def on_the_class() -> None:
+    jaxdc.attr(Outer, lambda o: o.name).set("x")  # E: mypy-plugin jaxdc-mutation: jaxdc.attr() needs an instance of a jaxdc pytree dataclass (or a list, dict or tuple of them from copy_and_mutate), got the class 'Outer'. Fix: pass an instance of the class (such as Model(...)), not the class itself.
+
+
 class Plain:
     x: int = 0
 
 
-jaxdc.attr(Plain(), lambda p: p.x).set(1)
+jaxdc.attr(Plain(), lambda p: p.x).set(1)  # E: mypy-plugin jaxdc-mutation: jaxdc.attr() needs an instance of a jaxdc pytree dataclass (or a list, dict or tuple of them from copy_and_mutate), got an instance of 'Plain'.  # runtime: raises TypeError

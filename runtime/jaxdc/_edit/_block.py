@@ -15,7 +15,7 @@ from typing import Any
 
 from _jaxdc_rules import messages
 
-from jaxdc._display import class_name
+from jaxdc._display import given, wrong_kind
 from jaxdc._edit._validate import (
     Problem,
     field_problem,
@@ -84,7 +84,16 @@ class CopyAndMutate:
                 raise nested_error(ops.cls)
             obj = owner.result  # kept from a block that has ended: its result
         if ops is LEAF or ops is TUPLE:
-            raise TypeError(messages.edit_needs_node(class_name(type(obj)), is_tuple=ops is TUPLE))
+            fix = messages.EDIT_TUPLE_FIX if ops is TUPLE else messages.EDIT_OTHER_FIX
+            if isinstance(obj, type):  # a class, not an instance: `wrong_kind` says so
+                fix = ""
+            raise TypeError(wrong_kind("copy_and_mutate", messages.EDIT_NEEDS, obj, fix))
+        if validate is not True and validate is not False:
+            raise TypeError(
+                messages.wrong_keyword(
+                    "copy_and_mutate", "validate", "True or False", given(validate)
+                )
+            )
         self._obj = obj
         self._ops = ops
         self._validate = validate

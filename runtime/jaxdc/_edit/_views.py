@@ -22,7 +22,9 @@ from jax.tree_util import GetAttrKey
 
 from jaxdc._codegen import make_apply, make_copy_mapped, make_reseal, make_reseat, make_unflatten
 from jaxdc._display import class_name
+from jaxdc._frozen import descriptor_setter
 from jaxdc._spec import CACHE_ATTR, SPEC_ATTR, ClassSpec
+from jaxdc._subclass import hidden_subclass
 
 if TYPE_CHECKING:
     from jaxdc._edit._block import CopyAndMutate
@@ -247,6 +249,12 @@ def nested_error(cls: type) -> TypeError:
     return TypeError(messages.edit_other_open_block(class_name(cls)))
 
 
+def _field_property(
+    name: str, getter: Callable[[Any, str], Any], setter: Callable[[Any, str, Any], None]
+) -> property:
+    return property(lambda view: getter(view, name), lambda view, value: setter(view, name, value))
+
+
 def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
     """The hidden subclass of `spec.cls` that editing views are instances of: same name,
     module and spec; field reads and writes go through the view's record."""
@@ -283,10 +291,9 @@ def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
             record = _promote(self, ops, record)
         if not record.block.open:
             raise dataclasses.FrozenInstanceError(messages.edit_after_block(name, class_name(cls)))
-        if name not in fields:
-            raise AttributeError(
-                messages.edit_no_such_field(name, class_name(cls), (f.name for f in spec.fields))
-            )
+        if name not in fields:  # a property of the class (its setter assigns fields), or an error
+            descriptor_setter(cls, name, spec)(self, value)
+            return
         if record.assigned is not None:
             record.changes[name] = record.assigned[name] = value  # type: ignore[index]
         else:  # `assigned` allocated implies `changes` allocated
@@ -302,29 +309,29 @@ def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
             getattr(self, n) for n in spec.static
         )
 
-    def __new__(view_cls: type, *args: Any, **kwargs: Any) -> Any:
-        """`type(view)(...)` (as `dataclasses.replace(view)` calls it) builds a plain instance."""
-        return cls(*args, **kwargs)
-
     def __reduce__(self: Any) -> Any:  # copy/pickle a view as the plain instance it stands for
         return cls.__jaxdc_replace__(self, {}).__reduce__()  # type: ignore[attr-defined]
 
     namespace = {
         "__slots__": (_RECORD_SLOT,),
-        "__new__": __new__,
         "__reduce__": __reduce__,
+        # What a user sees of a view: its class (`dataclasses.replace(view)` and
+        # `self.__class__(...)` in methods build the user's class); `type()` alone shows the
+        # hidden subclass, which has the same name, module and docstring.
+        "__class__": property(lambda self: cls),
+        "__doc__": cls.__doc__,
         CACHE_ATTR: property(_jaxdc_flat_),
         "__module__": cls.__module__,
         "__qualname__": cls.__qualname__,
         "__getattribute__": __getattribute__,
         "__setattr__": __setattr__,
-        # Creating a subclass runs the `__init_subclass__` hooks of jaxdc classes: an own
-        # spec makes `process()` (for PyTreeNode subclasses) treat the class as done. The
-        # undecorated-subclass guard `__init__` it also gets is never called: views are
-        # made with `object.__new__`, and `__new__` above returns plain instances.
         SPEC_ATTR: spec,
+        # Each field is also a data descriptor of the view class, so a write that skips
+        # `__setattr__` (`object.__setattr__(self, "w", v)` in a property's setter or a
+        # method of the user's class) is an edit too, never a value lost in the view.
+        **{name: _field_property(name, __getattribute__, __setattr__) for name in fields},
     }
-    view_cls = type(cls)(cls.__name__, (cls,), namespace)
+    view_cls = hidden_subclass(cls, namespace)  # calling it constructs `cls`
     record_of: Callable[[Any], ViewRecord | Stub] = view_cls.__dict__[_RECORD_SLOT].__get__
     data, static = spec.data, spec.static
     keys = tuple(GetAttrKey(n) for n in data)

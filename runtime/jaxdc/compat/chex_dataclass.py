@@ -22,8 +22,11 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
+from _jaxdc_rules import messages
+
 from jaxdc._annotations import caller_scope
 from jaxdc._dataclass import check_options, process
+from jaxdc._display import wrong_kind
 from jaxdc.compat.flax_struct import install_replace
 
 __all__ = ["dataclass", "mappable_dataclass"]
@@ -55,14 +58,18 @@ def dataclass(
 
 
 def _decorate(cls: Any, *, options: dict[str, Any], mappable: bool) -> Any:
-    check_options(options, "jaxdc.compat.chex_dataclass.dataclass")
-    cls = process(cls, options, caller_scope())
+    where = "jaxdc.compat.chex_dataclass.dataclass"
+    check_options(options, where)
+    cls = process(cls, options, caller_scope(), where)
     install_replace(cls)
     return mappable_dataclass(cls) if mappable else cls
 
 
 def mappable_dataclass(cls: Any) -> Any:
     """Give a jaxdc class chex's Mapping interface over its fields (in declaration order)."""
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        where = "jaxdc.compat.chex_dataclass.mappable_dataclass"
+        raise TypeError(wrong_kind(where, messages.DATACLASS_CLASS, cls))
     names = tuple(f.name for f in dataclasses.fields(cls))
     for name, method in _mapping_methods(names).items():
         if name not in cls.__dict__:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from jaxdc._annotations import caller_scope
 from jaxdc._dataclass import check_options, process
-from jaxdc._field import field as _jaxdc_field
+from jaxdc._field import checked_metadata, field as _jaxdc_field
 from jaxdc._node import PyTreeNode as _JaxdcPyTreeNode
 from jaxdc._replace import replace as _replace
 
@@ -38,7 +38,10 @@ def field(pytree_node: bool = True, *, metadata: Any = None, **kwargs: Any) -> A
 
     The metadata keeps flax's `pytree_node` entry, so tools that read it still see it.
     """
-    meta = {**(metadata or {}), "pytree_node": pytree_node}
+    meta = {
+        **checked_metadata(metadata, "jaxdc.compat.flax_struct.field"),
+        "pytree_node": pytree_node,
+    }
     return _jaxdc_field(static=None if pytree_node else True, metadata=meta, **kwargs)
 
 
@@ -50,8 +53,9 @@ def dataclass(clz: Any = None, **kwargs: Any) -> Any:
     """
     if clz is None:
         return functools.partial(dataclass, **kwargs)
-    check_options(kwargs, "jaxdc.compat.flax_struct.dataclass")
-    return install_replace(process(clz, kwargs, caller_scope()))
+    where = "jaxdc.compat.flax_struct.dataclass"
+    check_options(kwargs, where)
+    return install_replace(process(clz, kwargs, caller_scope(), where))
 
 
 def install_replace(cls: type[_T]) -> type[_T]:
