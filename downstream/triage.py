@@ -456,7 +456,7 @@ TRIAGE: tuple[Verdict, ...] = (
         open_in("branch adopt (lenient migration path)"),
         "`IntrinsicRewardState` is a `@chex.dataclass` without `frozen=True` (mutable in "
         "chex), and `episodic_memory_intrinsic_rewards` assigns `state.memory = ...` on the "
-        "instance it just built (rlax/_src/exploration.py:221). The compat decorator "
+        "instance it just built (module rlax._src.exploration, line 221). The compat decorator "
         "freezes it (docs/migrating.md lists that as a difference), so the migration line "
         "breaks a test that passed: the first step must not (issue 16: a warning with the "
         "fix on the migration path)",
