@@ -8,13 +8,17 @@ of the replaced library is left over.
 
 from __future__ import annotations
 
+import difflib
+import io
 import re
+import tokenize
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from packages import CHEX, FLAX_STRUCT, JAX_DATACLASSES
 
-__all__ = ["RULES", "Change", "leftovers", "migrate"]
+__all__ = ["RULES", "Change", "hand_edits", "leftovers", "migrate"]
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,22 @@ class Change:
     after: str
 
 
-def migrate(root: Path, family: str) -> list[Change]:
-    """Rewrite every .py file under `root` in place; return the changed lines."""
-    rules = RULES[family]
+def _modules(root: Path, within: Iterable[str]) -> list[Path]:
+    """The .py files of `root` under each of `within` (a folder or a file, relative)."""
+    found: set[Path] = set()
+    for part in within:
+        where = root / part
+        found |= {where} if where.is_file() else set(where.rglob("*.py"))
+    return sorted(found)
+
+
+def migrate(root: Path, families: Iterable[str], within: Iterable[str] = (".",)) -> list[Change]:
+    """Rewrite every .py file under `root` (or the parts of it `within` names) in place with
+    the rules of each family (a project may build pytrees with more than one library);
+    return the changed lines."""
+    rules = tuple(rule for family in families for rule in RULES[family])
     changes: list[Change] = []
-    for path in sorted(root.rglob("*.py")):
+    for path in _modules(root, within):
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         rel = str(path.relative_to(root))
         fired: list[Rule] = []
@@ -96,18 +111,70 @@ def migrate(root: Path, family: str) -> list[Change]:
         for rule in dict.fromkeys(r for r in fired if r.adds_import):
             at = next(i for i, line in enumerate(lines) if re.match(rule.anchor, line))
             lines.insert(at, rule.adds_import + "\n")
+            # The lines below the inserted import move down by one.
+            changes[:] = [
+                Change(c.path, c.line + 1, c.before, c.after)
+                if c.path == rel and c.line > at
+                else c
+                for c in changes
+            ]
             changes.append(Change(rel, at + 1, "", rule.adds_import))
         if fired:
             path.write_text("".join(lines), encoding="utf-8")
     return changes
 
 
-def leftovers(root: Path, family: str) -> list[str]:
-    """`path:line` of every remaining use of the replaced library."""
-    pattern = re.compile(_LEFTOVER[family])
+def leftovers(root: Path, families: Iterable[str], within: Iterable[str] = (".",)) -> list[str]:
+    """`path:line` of every remaining use of the replaced libraries."""
+    pattern = re.compile("|".join(f"(?:{_LEFTOVER[family]})" for family in families))
     found = []
-    for path in sorted(root.rglob("*.py")):
-        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
-            if pattern.search(line.split("#", 1)[0]):
+    for path in _modules(root, within):
+        for i, line in enumerate(_code(path.read_text(encoding="utf-8"))):
+            if pattern.search(line):
                 found.append(f"{path.relative_to(root)}:{i + 1}")
+    return found
+
+
+def _code(text: str) -> list[str]:
+    """The lines of a module with its comments and string literals blanked out: a
+    docstring that mentions `flax.struct.dataclass` is not a use of it."""
+    rows = [list(line) for line in text.split("\n")]
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ["".join(row).split("#", 1)[0] for row in rows]
+    for token in tokens:
+        if token.type in (tokenize.COMMENT, tokenize.STRING):
+            (first, start), (last, end) = token.start, token.end
+            for number in range(first, last + 1):
+                row = rows[number - 1]
+                lo, hi = (start if number == first else 0), (end if number == last else len(row))
+                row[lo:hi] = " " * (hi - lo)
+    return ["".join(row) for row in rows]
+
+
+def hand_edits(published: Path, migrated: Path, changes: list[Change]) -> list[str]:
+    """Every difference between the two copies that is not one of `changes` (`path:line`,
+    or the path of a file that differs outside Python lines): what a migration by its
+    rules alone leaves empty, measured rather than assumed."""
+    made = {(c.path, c.line) for c in changes}
+    found = []
+    files = {p.relative_to(published) for p in published.rglob("*") if p.is_file()}
+    files |= {p.relative_to(migrated) for p in migrated.rglob("*") if p.is_file()}
+    for rel in sorted(files):
+        old, new = published / rel, migrated / rel
+        if old.is_file() and new.is_file() and old.read_bytes() == new.read_bytes():
+            continue
+        if rel.suffix != ".py" or not (old.is_file() and new.is_file()):
+            found.append(str(rel))
+            continue
+        before = old.read_text(encoding="utf-8").splitlines()
+        after = new.read_text(encoding="utf-8").splitlines()
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            if i2 - i1 > j2 - j1:  # a line removed: no rule removes one
+                found.append(f"{rel}:{j1 + 1}")
+            found += [f"{rel}:{j + 1}" for j in range(j1, j2) if (str(rel), j + 1) not in made]
     return found

@@ -1,18 +1,39 @@
-"""Render docs/downstream.md from the recorded outcomes; list what is unexplained."""
+"""Compare the two runs of each package; render docs/downstream.md; list what is unexplained.
+
+A package's two runs agree when every test has the same outcome in both (and a test that
+fails in both fails with the same error) and the jaxdc run's checkers add no diagnostic.
+Everything else is a difference, and each must be named by one entry of `triage.py`:
+a test failing only on jaxdc, a test failing in both runs with another error, a
+diagnostic only the jaxdc run reports. Tests that run in one run only, or pass in one
+and are skipped in the other, are never explained away: nothing in the project changed
+but its import line, so the same tests must run. Runs cut by a time budget are not
+compared test by test at all (which tests finished is then a matter of speed).
+"""
 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkers import Diagnostic
 from migrate import RULES
-from packages import PACKAGES
-from results import Outcome, TestRun
-from triage import TRIAGE, Verdict, explain
+from packages import PACKAGES, Package
+from results import ERROR, FAILED, PASSED, SKIPPED, Outcome, TestRun, Warned
+from triage import TRIAGE, Verdict, explain, is_open
 
-__all__ = ["diff", "test_cell", "write"]
+__all__ = [
+    "Difference",
+    "compare_tests",
+    "diff",
+    "summary",
+    "test_cell",
+    "warnings_cell",
+    "write",
+    "write_summary",
+]
 
 _HEADER = """\
 # Downstream: real projects on jaxdc
@@ -22,14 +43,20 @@ _HEADER = """\
 Each package below is a pinned release from PyPI whose pytrees are built with
 jax_dataclasses, flax.struct or chex.dataclass. Its own tests (from its sdist) and
 pyright and mypy + the jaxdc plugin (on its sources) run twice: **as published** and
-**migrated to jaxdc** by the import change a user makes (`downstream/migrate.py`, rules
-listed at the end). `downstream/README.md` explains the machinery. Every test that fails
-only with jaxdc and every diagnostic only jaxdc adds is explained below
-(`downstream/triage.py`); `make test-downstream` fails while one is not.
+**migrated to jaxdc** by the documented migration line (`downstream/migrate.py`, rules
+listed at the end), with no hand edit. `downstream/README.md` explains the machinery.
+Every difference between the two runs is named below with its reason
+(`downstream/triage.py`: one entry per test id or diagnostic line, with the exact text it
+explains); `make test-downstream` fails while one is unexplained or an open jaxdc gap.
 
-Tests: passed / failed / errors (skipped). Checkers: errors in the baseline run → errors
-in the jaxdc run (+ added by jaxdc, - gone with jaxdc).
+Migration: lines the migration line changed / lines changed by hand (must be 0).
+Tests: passed / failed / errors (skipped); ⏱ a run its time budget cut.
+Warnings: jaxdc warnings the migrated run emitted (count and classes).
+Checkers: errors in the baseline run → errors in the jaxdc run (+ added by jaxdc, - gone
+with jaxdc).
 """
+
+_FAILING = (FAILED, ERROR)
 
 
 def test_cell(run: TestRun | None) -> str:
@@ -40,6 +67,55 @@ def test_cell(run: TestRun | None) -> str:
     if run.skipped:
         cell += f" ({run.skipped})"
     return cell + (" ⏱" if run.timed_out else "")
+
+
+def warnings_cell(run: TestRun | None) -> str:
+    """`0`, or the count and each warning class: `3 (JaxdcMigrationWarning ×3)`."""
+    if run is None:
+        return "-"
+    kinds: Counter[str] = Counter()
+    for w in run.warnings:
+        kinds[w.category.rsplit(".", 1)[-1]] += w.count
+    if not kinds:
+        return "0"
+    return f"{sum(kinds.values())} (" + ", ".join(f"{k} ×{n}" for k, n in kinds.items()) + ")"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way the jaxdc run's tests differ from the baseline's."""
+
+    subject: str  # the test id
+    text: str  # its failure text on jaxdc ("" for a test that did not fail there)
+    what: str  # how it differs, as the page says it
+    explainable: bool  # whether a triage entry may name it (a failure text to match)
+
+
+def compare_tests(base: TestRun, new: TestRun) -> list[Difference]:
+    """Every test whose outcome differs between the runs, in test-id order."""
+    found = []
+    for node in sorted(set(base.statuses) | set(new.statuses)):
+        was, now = base.statuses.get(node), new.statuses.get(node)
+        text = new.failures.get(node, "")
+        if now in _FAILING and was in _FAILING:
+            if base.failures.get(node) != text:
+                found.append(
+                    Difference(
+                        node,
+                        text,
+                        f"fails in both runs, as published with `{base.failures.get(node, '')}`",
+                        True,
+                    )
+                )
+        elif now in _FAILING:
+            found.append(Difference(node, text, "fails only on jaxdc", True))
+        elif now is None:
+            found.append(Difference(node, "", f"{was} as published, not run on jaxdc", False))
+        elif was is None:
+            found.append(Difference(node, "", f"{now} on jaxdc, not run as published", False))
+        elif now == SKIPPED and was == PASSED:
+            found.append(Difference(node, "", "passes as published, skipped on jaxdc", False))
+    return found
 
 
 # pyright ends an argument error with the callee's name, which is the wrapper's once a
@@ -66,19 +142,19 @@ def diff(before: list[Diagnostic], after: list[Diagnostic]) -> tuple[list[Diagno
     return added, sum(budget.values())
 
 
-def _where(d: Diagnostic) -> str:
-    """`pkg.module:line`: a module name, not a path (the page names no file of ours)."""
-    return f"{d.file.removesuffix('.py').replace('/', '.')}:{d.line}"
+def _module(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def _place(d: Diagnostic) -> str:
+    """`pkg.module:line [code]`: the one place a triage entry names (no file of ours)."""
+    return f"{_module(d.file)}:{d.line} [{d.code}]"
 
 
 def _module_form(node: str) -> str:
     """`tests/test_x.py::test_y` -> `tests.test_x::test_y` (as pytest's report names it)."""
     path, sep, rest = node.partition("::")
-    return path.removesuffix(".py").replace("/", ".") + sep + rest
-
-
-def _render(d: Diagnostic) -> str:
-    return f"{_where(d)} [{d.code}] {d.message}"
+    return _module(path) + sep + rest
 
 
 def _checker(runs: dict[str, list[Diagnostic]]) -> str:
@@ -88,133 +164,237 @@ def _checker(runs: dict[str, list[Diagnostic]]) -> str:
     return f"{len(runs['baseline'])} → {len(runs['jaxdc'])} (+{len(added)} -{gone})"
 
 
+def _cell(text: str) -> str:
+    text = text.replace("|", "\\|")
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+@dataclass
+class _Audit:
+    """What rendering the packages found: problems, open gaps, entries that matched."""
+
+    problems: list[str] = field(default_factory=list)
+    failing: set[str] = field(default_factory=set)  # packages with a problem
+    opened: dict[str, dict[Verdict, list[str]]] = field(default_factory=dict)
+    used: set[Verdict] = field(default_factory=set)
+
+    def flag(self, package: str, problem: str) -> None:
+        self.problems.append(f"{package}: {problem}")
+        self.failing.add(package)
+
+    def judge(self, package: str, subject: str, text: str, what: str) -> Verdict | None:
+        verdict = explain(package, subject, text)
+        if verdict is None:
+            self.flag(package, f"{subject}: {what}" + (f": {text}" if text else ""))
+            return None
+        self.used.add(verdict)
+        if is_open(verdict.kind):
+            self.flag(package, f"{subject}: {verdict.kind} (see docs/downstream.md)")
+            self.opened.setdefault(verdict.kind, {}).setdefault(verdict, []).append(subject)
+        return verdict
+
+
 def write(doc: Path, outcomes: list[Outcome]) -> list[str]:
-    """Write the page; return the differences no triage entry explains."""
-    unexplained: list[str] = []
+    """Write the page; return the differences no triage entry explains, and open gaps."""
+    audit = _Audit()
     lines = [
         _HEADER,
-        "| package | family | migration | tests as published | tests on jaxdc "
-        "| mypy + plugin | pyright |",
-        "|---|---|---|---|---|---|---|",
+        "| package | family | migration: lines changed / hand edits | tests as published "
+        "| tests on jaxdc | warnings | mypy + plugin | pyright |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for o in outcomes:
         lines.append(
-            f"| {o.package} {o.version} | {o.family} | {o.changed_lines} lines "
+            f"| {o.package} {o.version} | {o.family} | {o.changed_lines} / {len(o.hand_edits)} "
             f"| {test_cell(o.tests.get('baseline'))} | {test_cell(o.tests.get('jaxdc'))} "
-            f"| {_checker(o.mypy)} | {_checker(o.pyright)} |"
+            f"| {warnings_cell(o.tests.get('jaxdc'))} | {_checker(o.mypy)} "
+            f"| {_checker(o.pyright)} |"
         )
     sections: list[str] = []
-    opened: dict[str, dict[Verdict, list[str]]] = {}
-    used: set[Verdict] = set()
     for o in outcomes:
-        sections += _package_section(o, unexplained, opened, used)
+        sections += _package_section(o, audit)
     # An entry nothing matches claims a difference (or a gap) that is gone: delete it.
     ran = {o.package for o in outcomes}
-    unexplained += [
-        f"{v.package}: stale triage entry, it explains nothing in this run: {v.pattern}"
-        for v in TRIAGE
-        if v.package in ran and v not in used
-    ]
-    if opened:
+    for v in TRIAGE:
+        if v.package in ran and v not in audit.used:
+            audit.flag(
+                v.package, f"stale triage entry, it explains nothing in this run: {v.subject}"
+            )
+    lines += ["", "## Summary", "", summary(outcomes, audit.failing)]
+    if audit.opened:
         lines += ["", "## Open jaxdc gaps, by owner", ""]
-        for kind, verdicts in sorted(opened.items()):
+        for kind, verdicts in sorted(audit.opened.items()):
             lines.append(f"- **{kind.removeprefix('open, owned by ')}**:")
+            by_reason: dict[str, list[str]] = {}
             for verdict, places in verdicts.items():
-                shown = ", ".join(places[:3]) + (
-                    f", and {len(places) - 3} more" if len(places) > 3 else ""
-                )
-                lines.append(f"  - {verdict.package}: {verdict.reason} ({shown})")
+                by_reason.setdefault(verdict.reason, []).append(f"{verdict.package} `{places[0]}`")
+            for reason, where in by_reason.items():
+                lines.append(f"  - {reason} ({', '.join(where)})")
     lines += sections
     lines += _rules_section()
     doc.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
-    return unexplained
+    return audit.problems
 
 
-def _package_section(
-    o: Outcome,
-    unexplained: list[str],
-    opened: dict[str, dict[Verdict, list[str]]],
-    used: set[Verdict],
-) -> list[str]:
+def summary(outcomes: list[Outcome], failing: set[str]) -> str:
+    """The paragraph README.md quotes (between its `downstream-summary` markers); `failing`
+    names the packages with an unexplained difference or an open gap."""
+    agree = [o for o in outcomes if o.package not in failing and not _test_differences(o)]
+    explained = [o for o in outcomes if o.package not in failing and _test_differences(o)]
+    changed = sum(o.changed_lines for o in outcomes)
+    by_hand = sum(len(o.hand_edits) for o in outcomes)
+    warned = sum(w.count for o in outcomes if "jaxdc" in o.tests for w in o.tests["jaxdc"].warnings)
+
+    def names(group: list[Outcome]) -> str:
+        return ", ".join(f"{o.package} ({o.tests['jaxdc'].passed} passed)" for o in group)
+
+    text = (
+        f"`make test-downstream` migrates {len(outcomes)} pinned PyPI projects by the "
+        f"documented migration line alone ({changed} lines changed, {by_hand} by hand) and "
+        "runs their own tests and checkers both ways (docs/downstream.md). "
+        f"Same test outcomes as published: {names(agree) or 'none'}. Tests that differ only "
+        "where docs/migrating.md documents a difference or the project has a mistake jaxdc "
+        f"reports: {names(explained) or 'none'}. Unexplained differences or open jaxdc gaps: "
+        f"{', '.join(sorted(failing)) or 'none'}. The migrated runs emitted {warned} jaxdc "
+        "warnings."
+    )
+    return textwrap.fill(text, width=92, break_on_hyphens=False, break_long_words=False)
+
+
+_SUMMARY = re.compile(
+    r"(<!-- downstream-summary: written by make test-downstream -->\n)"
+    r".*?(\n<!-- /downstream-summary -->)",
+    re.S,
+)
+
+
+def write_summary(readme: Path, doc: Path) -> None:
+    """Copy the page's summary paragraph into README.md between its markers."""
+    page = doc.read_text(encoding="utf-8")
+    if "\n## Summary\n\n" not in page:
+        raise SystemExit(f"{doc}: no summary; regenerate it with `make test-downstream`")
+    paragraph = page.split("\n## Summary\n\n", 1)[1].split("\n\n", 1)[0].strip()
+    text = readme.read_text(encoding="utf-8")
+    if not _SUMMARY.search(text):
+        raise SystemExit(f"{readme}: no downstream-summary markers")
+    readme.write_text(_SUMMARY.sub(lambda m: m[1] + paragraph + m[2], text), encoding="utf-8")
+
+
+def _test_differences(o: Outcome) -> list[Difference]:
+    base, new = o.tests.get("baseline"), o.tests.get("jaxdc")
+    return compare_tests(base, new) if base and new else []
+
+
+def _package_section(o: Outcome, audit: _Audit) -> list[str]:
     pkg = next(p for p in PACKAGES if p.name == o.package)
     out = ["", f"## {o.package} {o.version} ({o.family})", "", pkg.why + "."]
     if pkg.deselect:
         out += ["", "Left out of both runs:"]
         out += [f"- `{_module_form(node)}`: {why}" for node, why in pkg.deselect]
     if o.leftovers:
-        unexplained += [f"{o.package}: migration left {where}" for where in o.leftovers]
+        for where in o.leftovers:
+            audit.flag(o.package, f"migration left {where}")
         out += ["", "**Migration incomplete**: " + ", ".join(o.leftovers)]
-    base, new = o.tests.get("baseline"), o.tests.get("jaxdc")
-    if base and new:
-        rows = []
-        grouped: dict[Verdict, list[str]] = {}
-        for node, message in sorted(new.failures.items()):
-            if node in base.failures:
-                continue
-            verdict = explain(o.package, node)
-            if verdict is None:
-                unexplained.append(f"{o.package}: test {node}: {message}")
-                rows.append(f"| `{node}` | **unexplained** | {message} |")
-            else:
-                used.add(verdict)
-                grouped.setdefault(verdict, []).append(node)
-                _note_open(opened, verdict, f"`{node}`")
-        for verdict, nodes in grouped.items():
-            tests = "<br>".join(f"`{n}`" for n in nodes)
-            rows.append(f"| {tests} | {verdict.kind} | {verdict.reason} |")
-        if rows:
-            out += [
-                "",
-                "Tests that fail only on jaxdc:",
-                "",
-                "| test | kind | why |",
-                "|---|---|---|",
-                *rows,
-            ]
-        both = sorted(set(base.failures) & set(new.failures))
-        if both:
-            out += ["", f"Tests that fail in both runs ({len(both)}), unrelated to jaxdc:"]
-            out += [f"- `{node}`: {base.failures[node]}" for node in both]
-        fixed = sorted(set(base.failures) - set(new.failures))
-        if fixed:
-            out += [
-                "",
-                "Tests that fail as published and pass on jaxdc: "
-                + ", ".join(f"`{n}`" for n in fixed),
-            ]
-        if base.timed_out or new.timed_out:
-            out += ["", f"⏱ the time budget ({pkg.budget_s} s) ended a run early."]
+    if o.hand_edits:
+        for where in o.hand_edits:
+            audit.flag(o.package, f"changed by no migration rule: {where}")
+        out += ["", "**Hand edits** (no migration rule made them): " + ", ".join(o.hand_edits)]
+    out += _tests_section(o, pkg, audit)
+    out += _warnings_section(o.tests.get("jaxdc"))
     for name, runs in (("mypy + plugin", o.mypy), ("pyright", o.pyright)):
-        if not runs:
-            continue
-        added, gone = diff(runs["baseline"], runs["jaxdc"])
-        if not added and not gone:
-            out += ["", f"{name}: the same {len(runs['baseline'])} errors in both runs."]
-            continue
-        out += [
-            "",
-            f"{name}: {len(runs['baseline'])} errors as published, "
-            f"{len(runs['jaxdc'])} on jaxdc ({gone} gone).",
-        ]
-        if added:
-            out += ["", "| added diagnostic | kind | why |", "|---|---|---|"]
-        for d in added:
-            verdict = explain(o.package, _render(d))
-            text = _render(d).replace("|", "\\|")
-            text = text if len(text) <= 200 else text[:197] + "..."
-            if verdict is None:
-                unexplained.append(f"{o.package}: {name}: {_render(d)}")
-                out.append(f"| `{text}` | **unexplained** | |")
-            else:
-                used.add(verdict)
-                out.append(f"| `{text}` | {verdict.kind} | {verdict.reason} |")
-                _note_open(opened, verdict, f"{name} `{_where(d)}`")
+        out += _checker_section(o.package, name, runs, audit)
     return out
 
 
-def _note_open(opened: dict[str, dict[Verdict, list[str]]], verdict: Verdict, where: str) -> None:
-    if verdict.kind.startswith("open"):
-        opened.setdefault(verdict.kind, {}).setdefault(verdict, []).append(where)
+def _tests_section(o: Outcome, pkg: Package, audit: _Audit) -> list[str]:
+    base, new = o.tests.get("baseline"), o.tests.get("jaxdc")
+    if not (base and new):
+        return []
+    took = [
+        f"Tests took {base.seconds:.0f} s as published, {new.seconds:.0f} s on jaxdc "
+        f"(budget {pkg.budget_s} s each)."
+    ]
+    if base.timed_out or new.timed_out:
+        audit.flag(
+            o.package,
+            f"a run was cut by its time budget ({pkg.budget_s} s); cut runs are not "
+            "compared test by test: raise `budget_s` or pin a subset (packages.py)",
+        )
+        return ["", *took, f"⏱ the time budget ({pkg.budget_s} s) cut a run: tests not compared."]
+    for variant, run in (("as published", base), ("on jaxdc", new)):
+        counted = run.passed + run.failed + run.errors + run.skipped
+        if counted != len(run.statuses):
+            audit.flag(
+                o.package,
+                f"the run {variant} counts {counted} tests but records {len(run.statuses)} "
+                "outcomes: run it again (`downstream/run.py run NAME`)",
+            )
+            return ["", *took, "Tests not compared: a run's record lacks per-test outcomes."]
+    out = ["", *took]
+    rows = []
+    for d in compare_tests(base, new):
+        verdict = audit.judge(o.package, d.subject, d.text, d.what) if d.explainable else None
+        if not d.explainable:
+            audit.flag(o.package, f"{d.subject}: {d.what}")
+        kind, why = (verdict.kind, verdict.reason) if verdict else ("**unexplained**", "")
+        rows.append(f"| `{d.subject}` | {_cell(d.what)} | {_cell(d.text)} | {kind} | {why} |")
+    if rows:
+        out += [
+            "",
+            "Tests whose outcome differs:",
+            "",
+            "| test | difference | error on jaxdc | kind | why |",
+            "|---|---|---|---|---|",
+            *rows,
+        ]
+    same = sorted(n for n, t in new.failures.items() if base.failures.get(n) == t)
+    if same:
+        out += ["", f"Tests that fail in both runs with the same error ({len(same)}):"]
+        out += [f"- `{node}`: {new.failures[node]}" for node in same]
+    fixed = sorted(
+        n for n in base.failures if n in new.statuses and new.statuses[n] not in _FAILING
+    )
+    if fixed:
+        out += [
+            "",
+            "Tests that fail as published and pass on jaxdc: " + ", ".join(f"`{n}`" for n in fixed),
+        ]
+    return out
+
+
+def _warnings_section(run: TestRun | None) -> list[str]:
+    if run is None or not run.warnings:
+        return []
+    out = ["", "jaxdc warnings in the migrated run:", "", "| where | class | count | message |"]
+    out.append("|---|---|---|---|")
+    out += [_warning_row(w) for w in run.warnings]
+    return out
+
+
+def _warning_row(w: Warned) -> str:
+    return f"| `{w.where}` | `{w.category}` | {w.count} | {_cell(w.message)} |"
+
+
+def _checker_section(
+    package: str, name: str, runs: dict[str, list[Diagnostic]], audit: _Audit
+) -> list[str]:
+    if not runs:
+        return []
+    added, gone = diff(runs["baseline"], runs["jaxdc"])
+    if not added and not gone:
+        return ["", f"{name}: the same {len(runs['baseline'])} errors in both runs."]
+    out = [
+        "",
+        f"{name}: {len(runs['baseline'])} errors as published, "
+        f"{len(runs['jaxdc'])} on jaxdc ({gone} gone).",
+    ]
+    if added:
+        out += ["", "| added diagnostic | kind | why |", "|---|---|---|"]
+    for d in added:
+        verdict = audit.judge(package, _place(d), d.message, name)
+        kind, why = (verdict.kind, verdict.reason) if verdict else ("**unexplained**", "")
+        out.append(f"| `{_cell(f'{_place(d)} {d.message}')}` | {kind} | {why} |")
+    return out
 
 
 def _rules_section() -> list[str]:

@@ -18,6 +18,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -36,13 +37,18 @@ import checkers  # noqa: E402
 import migrate  # noqa: E402
 import report  # noqa: E402
 from packages import PACKAGES, Package  # noqa: E402
-from results import Outcome, TestRun  # noqa: E402
+from results import ERROR, FAILED, PASSED, SKIPPED, Outcome, TestRun, Warned  # noqa: E402
 
 SDISTS = HERE / ".sdists"
 WORK = HERE / ".work"
+PROBE = HERE / "probe"  # the pytest plugin counting jaxdc's warnings
+PROBE_PLUGIN = "jaxdc_downstream_warnings"
 RESULTS = HERE / "results.json"  # committed: the page can be regenerated package by package
 DOC = HERE.parent / "docs" / "downstream.md"
+README = HERE.parent / "README.md"  # quotes the page's summary paragraph
 VARIANTS = ("baseline", "jaxdc")
+# pytest-timeout's failure text: the test was cut, like a run its budget cuts.
+_CUT = "Failed: Timeout"
 
 
 def sdist_path(pkg: Package) -> Path:
@@ -90,8 +96,11 @@ def prepare(pkg: Package, variant: str, outcome: Outcome, work: Path = WORK) -> 
     for helper, target in pkg.helpers:
         shutil.copy(HERE / "helpers" / helper, root / target)
     if variant == "jaxdc":
-        outcome.changed_lines = len(migrate.migrate(root, pkg.family))
-        outcome.leftovers = migrate.leftovers(root, pkg.family)
+        changes = migrate.migrate(root, pkg.families, pkg.migrated)
+        outcome.changed_lines = len(changes)
+        outcome.leftovers = migrate.leftovers(root, pkg.families, pkg.migrated)
+        (published,) = (work / pkg.name / "baseline").iterdir()  # prepared first
+        outcome.hand_edits = migrate.hand_edits(published, root, changes)
     return root
 
 
@@ -109,6 +118,8 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
         str(root),
         f"--junitxml={report_file}",
         "--continue-on-collection-errors",
+        "-p",
+        PROBE_PLUGIN,
         *pkg.tests,
         *pkg.extra_pytest,
     ]
@@ -121,8 +132,11 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
             if "::" not in node
             else ["--deselect", path + node[node.index("::") :]]
         )
-    env = {**os.environ, "PYTHONPATH": str(root), "JAX_PLATFORMS": "cpu", "PYTHONHASHSEED": "0"}
-    report_file.unlink(missing_ok=True)  # a run that writes no report must not read an old one
+    warned = report_file.with_suffix(".warnings.json")
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONHASHSEED": "0", **probe_env(root, warned)}
+    # A run that writes no report must not read an old one.
+    report_file.unlink(missing_ok=True)
+    warned.unlink(missing_ok=True)
     start = time.monotonic()
     run = TestRun()
     log = report_file.with_suffix(".log")
@@ -132,12 +146,23 @@ def run_tests(pkg: Package, root: Path, report_file: Path) -> TestRun:
     run.seconds = round(time.monotonic() - start, 1)
     if report_file.exists():
         _read_junit(report_file, run)
+    if warned.exists():
+        run.warnings = [Warned(**w) for w in json.loads(warned.read_text())]
     if proc.returncode not in (0, 1, 5) and not run.failures and not run.timed_out:
         # pytest stopped before running tests (e.g. a conftest failed to import).
         lines = [line for line in log.read_text().splitlines() if "Error" in line]
         run.errors += 1
         run.failures["<session>"] = (lines[-1] if lines else f"exit {proc.returncode}")[:300]
     return run
+
+
+def probe_env(root: Path, out: Path) -> dict[str, str]:
+    """What a pytest run of `root` needs to load the probe and write its tally to `out`."""
+    return {
+        "PYTHONPATH": os.pathsep.join((str(root), str(PROBE))),
+        "JAXDC_DOWNSTREAM_WARNINGS": str(out),
+        "JAXDC_DOWNSTREAM_ROOT": str(root),
+    }
 
 
 def _wait(proc: subprocess.Popen[bytes], pkg: Package, run: TestRun) -> None:
@@ -160,15 +185,39 @@ def _read_junit(path: Path, run: TestRun) -> None:
         problem = next((c for c in case if c.tag in ("failure", "error", "skipped")), None)
         if problem is None:
             run.passed += 1
+            run.statuses[node] = PASSED
         elif problem.tag == "skipped":
             run.skipped += 1
+            run.statuses[node] = SKIPPED
         else:
             if problem.tag == "failure":
                 run.failed += 1
+                run.statuses[node] = FAILED
             else:
                 run.errors += 1
-            text = (problem.get("message") or problem.text or "").strip()
-            run.failures[node] = text.splitlines()[0][:300] if text else problem.tag
+                run.statuses[node] = ERROR
+            run.failures[node] = failure_text(problem.get("message"), problem.text, problem.tag)
+            run.timed_out |= run.failures[node].startswith(_CUT)
+
+
+def failure_text(message: str | None, details: str | None, tag: str) -> str:
+    """The first line of what went wrong: junit's message, or, where that is pytest's
+    bare "collection failure", the exception line of the traceback (`E   TypeError: ...`),
+    so that a triage entry can name the exact error a module failed to import with."""
+    text = (message or "").strip()
+    if text in ("", "collection failure"):
+        raised = [
+            line[1:].strip() for line in (details or "").splitlines() if line.startswith("E ")
+        ]
+        text = next(
+            (
+                line
+                for line in reversed(raised)
+                if re.match(r"[\w.]+(Error|Exception|Warning)\b", line)
+            ),
+            text,
+        )
+    return text.splitlines()[0][:300] if text else tag
 
 
 def run_package(pkg: Package) -> Outcome:
@@ -205,17 +254,20 @@ def main() -> int:
     if args.command == "fetch":
         fetch(packages)
         return 0
-    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if args.command == "run":
         WORK.mkdir(exist_ok=True)
         for pkg in packages:
-            previous[pkg.name] = asdict(run_package(pkg))
-            RESULTS.write_text(json.dumps(previous, indent=1) + "\n")
+            outcome = asdict(run_package(pkg))
+            # Read again: a run of other packages may have saved theirs meanwhile.
+            previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+            RESULTS.write_text(json.dumps({**previous, pkg.name: outcome}, indent=1) + "\n")
+    previous = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     outcomes = [Outcome.load(previous[p.name]) for p in PACKAGES if p.name in previous]
     problems = report.write(DOC, outcomes)
+    report.write_summary(README, DOC)
     for problem in problems:
         print(f"UNEXPLAINED: {problem}")
-    print(f"wrote {DOC.relative_to(HERE.parent)}")
+    print(f"wrote {DOC.relative_to(HERE.parent)} and its summary in README.md")
     return 1 if problems else 0
 
 
