@@ -236,6 +236,18 @@ def static_value_unhashable(field: str, cls: str, shown: str, detail: str) -> st
     )
 
 
+def static_value_not_comparable(field: str, cls: str, shown: str, detail: str) -> str:
+    """jit compared an accepted unhashable static value (migration path) with another one,
+    and ``==`` gave no bool (``detail``: what it raised)."""
+    return (
+        f"static field '{field}' of class '{cls}' holds a value of type '{shown}' that "
+        f"cannot be compared with == ({detail}). jit compares static values to find its "
+        f"compiled code, so such a value works only while the very same object is passed "
+        f"again. Fix: make '{field}' a data field, or hold a hashable value (a tuple of "
+        f"Python scalars instead of an array)."
+    )
+
+
 # =========================================================================================
 # Field kinds (class definition)
 # =========================================================================================

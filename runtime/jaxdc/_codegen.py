@@ -126,8 +126,6 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
     unchanged statics), which also lets jit compare treedefs by identity.
     """
     lines = [f"{indent}_jx_aux = {aux or _tuple(spec.static)}"]
-    if spec.cached:
-        lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     if spec.static and aux is None:
         # one static: hash the value itself, which is cheaper than hashing a 1-tuple
         hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
@@ -135,8 +133,10 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
             f"{indent}try:",
             f"{indent}    _jx_hash({hashed})",
             f"{indent}except TypeError:",
-            f"{indent}    _jx_bad_static({target}, _jx_aux)",
+            f"{indent}    _jx_aux = _jx_bad_static({target}, _jx_aux)",
         ]
+    if spec.cached:
+        lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     return lines
 
 
@@ -395,7 +395,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         "        try:",
         "            _jx_hash(_jx_aux)",
         "        except TypeError:",
-        "            _jx_bad_static(_jx_obj, _jx_aux)",
+        "            _jx_aux = _jx_bad_static(_jx_obj, _jx_aux)",
         f"    _jx_children = {_tuple(spec.data)}",
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",
