@@ -12,10 +12,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import jax
 from _jaxdc_rules import messages
 
-from jaxdc._display import class_name, is_array
+from jaxdc._display import class_name, is_array, type_shown
 from jaxdc._equality import LenientStatics
 from jaxdc._frozen import CONSTRUCTING, EDITING, frozen_setattr, undecorated
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
@@ -82,7 +81,7 @@ def static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -
     array = _find_array(value)
     if array is None:
         return messages.static_value_unhashable(name, cls_name, class_name(type(value)), str(exc))
-    kind = "jax.Array" if isinstance(array, jax.Array) else "numpy.ndarray"
+    kind = type_shown(array)
     if array is value:
         return messages.static_value_array(name, cls_name, kind, None)
     return messages.static_value_array(name, cls_name, class_name(type(value)), kind)

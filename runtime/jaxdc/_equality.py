@@ -37,7 +37,7 @@ import jax
 import numpy as np
 from _jaxdc_rules import messages
 
-from jaxdc._display import ARRAYS_AND_SCALARS as _ARRAYS, class_name
+from jaxdc._display import ARRAYS_AND_SCALARS as _ARRAYS, class_name, is_array, type_shown
 from jaxdc._spec import SPEC_ATTR, ClassSpec
 
 __all__ = ["LenientStatics", "statics_equal", "tree_eq", "tree_hash"]
@@ -156,9 +156,9 @@ def statics_equal(statics: LenientStatics, other: object) -> bool:
             if not (a == b):
                 return False
         except Exception as exc:  # any error of a user's `==`, named here
-            shown = "jax.Array" if isinstance(a, jax.Array) else class_name(type(a))
+            value = b if is_array(b) and not is_array(a) else a  # the array, if either is
             message = messages.static_value_not_comparable(
-                name, class_name(statics.owner), shown, f"{type(exc).__name__}: {exc}"
+                name, class_name(statics.owner), type_shown(value), f"{type(exc).__name__}: {exc}"
             )
             raise TypeError(message) from None
     return True

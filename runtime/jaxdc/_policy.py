@@ -15,11 +15,14 @@ decorator or class statement), where the fix goes. `-W error::jaxdc.MigrationWar
 
 from __future__ import annotations
 
+import re
+import sys
 import warnings
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MigrationWarning", "Origin", "report"]
+__all__ = ["MigrationWarning", "Origin", "apply_warning_options", "report"]
 
 
 class MigrationWarning(UserWarning):
@@ -29,6 +32,8 @@ class MigrationWarning(UserWarning):
     Filter it like any warning: `python -W error::jaxdc.MigrationWarning` (pytest:
     `filterwarnings = ["error::jaxdc.MigrationWarning"]`) makes the migration path raise.
     """
+
+    __module__ = "jaxdc"  # its public name, as tracebacks and filters show it
 
 
 @dataclass(frozen=True)
@@ -65,3 +70,30 @@ def report(
         message, MigrationWarning, origin.filename, origin.lineno, module=origin.module
     )
     seen.add(topic)  # not before: a warning turned into an error is raised again next time
+
+
+_NAMES = ("jaxdc.MigrationWarning", "jaxdc._policy.MigrationWarning")
+_ACTIONS = ("default", "always", "ignore", "module", "once", "error")
+
+
+def apply_warning_options(options: Sequence[str] = sys.warnoptions) -> None:
+    """Apply `-W`/`PYTHONWARNINGS` options naming `MigrationWarning`.
+
+    Python reads them before it can import jaxdc, so it ignores them ("Invalid -W option
+    ignored: invalid module name", CPython issue #66733); called when `jaxdc` is imported,
+    this applies them as Python would have (`action:message:category:module:lineno`)."""
+    for option in options:
+        parts = [part.strip() for part in option.split(":")]
+        if len(parts) < 3 or len(parts) > 5 or parts[2] not in _NAMES:
+            continue
+        action, message, _, module, lineno = (*parts, "", "")[:5]
+        chosen = [a for a in _ACTIONS if a.startswith(action or "default")]
+        if not chosen or not (lineno or "0").isdigit():
+            continue  # invalid, as Python would say; the option is ignored
+        warnings.filterwarnings(
+            chosen[0],  # type: ignore[arg-type]
+            re.escape(message),
+            MigrationWarning,
+            re.escape(module) + r"\Z" if module else "",
+            int(lineno or 0),
+        )
