@@ -342,3 +342,23 @@ def test_each_migration_decorator_is_on_the_migration_path(name: str) -> None:
         loose = decorator(Loose)(jnp.arange(2))
     assert len(found) == 1 and found[0].lineno > 1
     assert jax.tree.structure(loose) == jax.tree.structure(loose)
+
+
+def test_jaxdc_jit_names_the_class_and_field_of_a_value_it_cannot_trace() -> None:
+    @struct.dataclass
+    class Agent:
+        w: jax.Array
+        act: Callable[[jax.Array], jax.Array]  # flax lets a function be a data field
+
+    def relu(x: jax.Array) -> jax.Array:
+        return jnp.maximum(x, 0)
+
+    agents = [Agent(jnp.ones(2), relu)]
+    assert jax.tree.map(lambda x: x, agents)[0].act is relu  # tree_map is fine
+    with pytest.raises(TypeError) as raised:
+        jaxdc.jit(lambda population: population[0].w)(population=agents)
+    assert str(raised.value).startswith(
+        "data field 'act' of class 'Agent' holds a value of type 'function' "
+        "(at population[0].act), which jit cannot trace"
+    )
+    assert "Fix: make 'act' a static field" in str(raised.value)

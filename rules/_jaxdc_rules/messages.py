@@ -248,6 +248,16 @@ def static_value_not_comparable(field: str, cls: str, shown: str, detail: str) -
     )
 
 
+def data_value_not_traceable(field: str, cls: str, shown: str, path: str) -> str:
+    """jit met a data field holding a value it cannot trace (a function, a string)."""
+    return (
+        f"data field '{field}' of class '{cls}' holds a value of type '{shown}' (at {path}), "
+        f"which jit cannot trace: data fields are pytree children that JAX traces as arrays. "
+        f"Fix: make '{field}' a static field (Static[...], field(static=True), or flax's "
+        f"field(pytree_node=False)) if it is configuration, or hold an array."
+    )
+
+
 # =========================================================================================
 # Field kinds (class definition)
 # =========================================================================================
