@@ -362,3 +362,34 @@ def test_jaxdc_jit_names_the_class_and_field_of_a_value_it_cannot_trace() -> Non
         "(at population[0].act), which jit cannot trace"
     )
     assert "Fix: make 'act' a static field" in str(raised.value)
+
+
+# navix's pattern: a space (a flax.struct class holding arrays) in a static field of the
+# environment, passed to jitted functions as the same object again and again.
+@struct.dataclass
+class Space:
+    minimum: jax.Array
+    maximum: jax.Array
+
+
+@struct.dataclass
+class Environment:
+    height: int = struct.field(pytree_node=False)
+    observation_space: Space = struct.field(pytree_node=False, default=None)
+
+
+def test_navix_pattern_a_static_space_holding_arrays_runs_under_jit() -> None:
+    with migration_warnings() as found:
+        env = Environment(3, Space(jnp.zeros(3), jnp.ones(3)))
+
+        @jax.jit
+        def clip(env: Environment, x: jax.Array) -> jax.Array:
+            space = env.observation_space
+            return jnp.clip(x * env.height, space.minimum, space.maximum)
+
+        assert clip(env, jnp.full(3, 0.1)).tolist() == pytest.approx([0.3] * 3)
+        moved = env.replace(height=4)  # the same space object: found again by identity
+        assert clip(moved, jnp.full(3, 0.1)).tolist() == pytest.approx([0.4] * 3)
+        copy = Environment(3, Space(jnp.zeros(3), jnp.ones(3)))  # equal, not identical
+        assert clip(copy, jnp.full(3, 2.0)).tolist() == [1.0] * 3  # jaxdc's == compares them
+    assert found == []  # warned once, when the class was defined (at import), never per use
