@@ -137,18 +137,18 @@ def process(
     if "__dataclass_fields__" in cls.__dict__:  # @dataclass under @pytree_dataclass
         raise TypeError(messages.stacked_dataclass(class_name(cls)))
     _remove_guard(cls)
-    if not mutable:
-        _check_bases(cls)
-    _wrap_array_defaults(cls)
-    custom_init = "__init__" in cls.__dict__
-    own = frozenset(cls.__dict__)  # what the class body defines itself
-    own_hash = cls.__dict__.get("__hash__")
     merged = {**_DEFAULTS, **options}
     if merged["frozen"] is not True:  # on the migration path only (`check_options`)
         message = messages.not_frozen_option(where)
         report(message, lenient=lenient, cls=cls, topic="frozen", origin=class_origin(cls, caller))
         mutable = True
     merged["frozen"] = not mutable
+    if not mutable:  # (dataclasses itself refuses a mutable class over a frozen base)
+        _check_bases(cls)
+    _wrap_array_defaults(cls)
+    custom_init = "__init__" in cls.__dict__
+    own = frozenset(cls.__dict__)  # what the class body defines itself
+    own_hash = cls.__dict__.get("__hash__")
     check_shapes = merged.pop("check_shapes", None)
     cls = dataclasses.dataclass(cls, **merged)
     if check_shapes is not None:  # else inherited (or off)
