@@ -393,3 +393,20 @@ def test_navix_pattern_a_static_space_holding_arrays_runs_under_jit() -> None:
         copy = Environment(3, Space(jnp.zeros(3), jnp.ones(3)))  # equal, not identical
         assert clip(copy, jnp.full(3, 2.0)).tolist() == [1.0] * 3  # jaxdc's == compares them
     assert found == []  # warned once, when the class was defined (at import), never per use
+
+
+def test_a_mutable_chex_class_may_derive_from_a_plain_dataclass_as_in_chex() -> None:
+    @dataclasses.dataclass
+    class Base:
+        step: int = 0
+
+    @chex_dataclass.dataclass
+    class State(Base):
+        x: jax.Array = dataclasses.field(default_factory=lambda: jnp.zeros(1))
+
+    state = State()
+    with migration_warnings():
+        state.step = 2
+    assert jax.tree.leaves(state)[0] == 2
+    with pytest.raises(TypeError, match=r"derives from the non-frozen dataclass 'Base'"):
+        jaxdc.pytree_dataclass(type("Frozen", (Base,), {"__annotations__": {}}))
