@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import inspect
 import linecache
+import os
 import pickle
 import subprocess
 import sys
@@ -124,6 +125,9 @@ def test_python_dash_w_error_makes_the_migration_path_strict() -> None:
     assert out.returncode == 1 and "jaxdc.MigrationWarning: static field 'cfg'" in out.stderr
     lenient = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert lenient.returncode == 0 and "MigrationWarning: static field 'cfg'" in lenient.stderr
+    env = {**os.environ, "PYTHONWARNINGS": "error::jaxdc.MigrationWarning"}
+    by_env = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert by_env.returncode == 1 and "jaxdc.MigrationWarning: static field" in by_env.stderr
 
 
 def _native_dict_static() -> None:
