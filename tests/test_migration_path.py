@@ -301,6 +301,8 @@ def test_an_undecorated_subclass_on_the_migration_path_is_a_leaf_as_in_flax() ->
     class Base:
         x: jax.Array
 
+    line = _next_line()
+
     class Sub(Base):
         def double(self) -> jax.Array:
             return self.x * 2
@@ -308,6 +310,7 @@ def test_an_undecorated_subclass_on_the_migration_path_is_a_leaf_as_in_flax() ->
     with migration_warnings() as found:
         subs = [Sub(jnp.ones(2)) for _ in range(2)]
     assert len(found) == 1 and "class 'Sub' subclasses the pytree dataclass" in str(found[0])
+    assert (found[0].filename, found[0].lineno) == (__file__, line)
     assert jax.tree.leaves(subs[0]) == [subs[0]]  # a leaf, as flax and chex make it
     assert float(subs[1].double().sum()) == 4.0
 
