@@ -417,3 +417,22 @@ def test_a_mutable_chex_class_may_derive_from_a_plain_dataclass_as_in_chex() -> 
     assert jax.tree.leaves(state)[0] == 2
     with pytest.raises(TypeError, match=r"derives from the non-frozen dataclass 'Base'"):
         jaxdc.pytree_dataclass(type("Frozen", (Base,), {"__annotations__": {}}))
+
+
+def test_a_numpy_default_warns_and_then_behaves_as_in_flax() -> None:
+    def define(decorator: Any) -> Any:
+        @decorator
+        class Cfg:
+            table: np.ndarray = np.zeros(3)
+
+        return Cfg
+
+    with pytest.raises(TypeError) as raised:
+        define(jaxdc.pytree_dataclass)
+    with migration_warnings() as found:
+        if sys.version_info >= (3, 11):  # dataclasses refuses the mutable default, as for flax
+            with pytest.raises(ValueError, match="mutable default"):
+                define(struct.dataclass)
+        else:
+            assert define(struct.dataclass)().table.shape == (3,)
+    assert [str(w.message) for w in found] == [str(raised.value)]

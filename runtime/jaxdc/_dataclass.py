@@ -145,7 +145,7 @@ def process(
     merged["frozen"] = not mutable
     if not mutable:  # (dataclasses itself refuses a mutable class over a frozen base)
         _check_bases(cls)
-    _wrap_array_defaults(cls)
+    _wrap_array_defaults(cls, lenient, caller)
     custom_init = "__init__" in cls.__dict__
     own = frozenset(cls.__dict__)  # what the class body defines itself
     own_hash = cls.__dict__.get("__hash__")
@@ -304,15 +304,19 @@ def _check_bases(cls: type) -> None:
             raise TypeError(messages.non_frozen_base(class_name(cls), class_name(base)))
 
 
-def _wrap_array_defaults(cls: type) -> None:
+def _wrap_array_defaults(cls: type, lenient: bool, caller: CallerScope | None) -> None:
     """`x: jax.Array = jnp.zeros(3)`: JAX arrays are immutable, so sharing one default
-    is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default"."""
+    is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default". A numpy
+    default is mutable and shared: an error (on the migration path a warning, and the
+    default is left to dataclasses, which refuses it from Python 3.11 on, as before)."""
     for name in inspect.get_annotations(cls):
         value = cls.__dict__.get(name, dataclasses.MISSING)
         fld = value if isinstance(value, dataclasses.Field) else None
         default = fld.default if fld is not None else value
         if isinstance(default, np.ndarray):
-            raise TypeError(messages.numpy_default(name, class_name(cls)))
+            message = messages.numpy_default(name, class_name(cls))
+            report(message, lenient=lenient, cls=cls, topic=name, origin=class_origin(cls, caller))
+            continue
         if not isinstance(default, jax.Array):
             continue
         if fld is None:
