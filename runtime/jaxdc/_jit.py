@@ -45,7 +45,8 @@ from jaxdc._tracebacks import drop_internal_frames
 __all__ = ["jit"]
 
 _JAX_UNHASHABLE = "Non-hashable static arguments"
-_JAX_NOT_TRACEABLE = "Error interpreting argument to"
+# JAX's wordings for it (newer releases, older ones)
+_JAX_NOT_TRACEABLE = ("Error interpreting argument to", "is not a valid JAX type")
 # The spellings through which a string annotation can reach the static marker.
 _MENTIONS_STATIC = re.compile(r"\b(?:Static|STATIC_MARKER)\b")
 
@@ -219,7 +220,8 @@ class Jitted:
             error: Exception = self._unhashable(args, kwargs)
         elif _not_traceable(exc):
             arguments = inspect.signature(self._fun).bind_partial(*args, **kwargs).arguments
-            found = _untraceable_field(arguments)
+            traced = {k: v for k, v in arguments.items() if k not in self._static}
+            found = _untraceable_field(traced)
             if found is None:
                 return exc
             error = TypeError(found)
@@ -258,7 +260,7 @@ class Jitted:
 
 def _not_traceable(exc: Exception) -> bool:
     """JAX's error for a jit argument leaf it cannot trace (it names the path, not the field)."""
-    return isinstance(exc, TypeError) and str(exc).startswith(_JAX_NOT_TRACEABLE)
+    return isinstance(exc, TypeError) and any(text in str(exc) for text in _JAX_NOT_TRACEABLE)
 
 
 def _untraceable_field(arguments: dict[str, Any]) -> str | None:
