@@ -257,6 +257,15 @@ def test_dict_static_works_under_transforms_and_jit_caches_by_equality() -> None
         assert float(jax.jit(lambda g: g.walls.sum() + g.lookup[1])(restored)) == 2.0
 
 
+def _jaxdcs_part(error: BaseException) -> str:
+    """jaxdc's TypeError: JAX raises its "Exception raised while checking equality of
+    metadata fields" from it (older jaxlibs let it through as it is)."""
+    if isinstance(error, ValueError):
+        assert "metadata" in str(error)
+        return str(error.__cause__)
+    return str(error)
+
+
 def test_an_array_static_works_by_identity_and_an_equal_copy_names_the_field() -> None:
     @jax.jit
     def walls(g: Grid) -> jax.Array:
@@ -265,9 +274,9 @@ def test_an_array_static_works_by_identity_and_an_equal_copy_names_the_field() -
     with migration_warnings():
         walls(_grid())
         walls(_grid())  # the same array object again: found by identity
-        with pytest.raises(ValueError, match="metadata") as raised:
+        with pytest.raises((ValueError, TypeError)) as raised:
             walls(_grid(lookup=np.arange(4)))  # equal, not identical
-    cause = str(raised.value.__cause__)
+    cause = _jaxdcs_part(raised.value)
     assert cause.startswith("static field 'lookup' of class 'Grid' holds a value of type ")
     assert "Fix: make 'lookup' a data field, or hold a hashable value" in cause
 
@@ -452,6 +461,6 @@ def test_a_slots_class_without_the_flatten_cache_names_the_field_too() -> None:
         slotted = Slotted(jnp.ones(2), np.arange(2))
         first(slotted)
         first(slotted)
-        with pytest.raises(ValueError, match="metadata") as raised:
+        with pytest.raises((ValueError, TypeError)) as raised:
             first(Slotted(jnp.ones(2), np.arange(2)))
-    assert str(raised.value.__cause__).startswith("static field 'table' of class 'Slotted'")
+    assert _jaxdcs_part(raised.value).startswith("static field 'table' of class 'Slotted'")
