@@ -259,7 +259,7 @@ def test_dict_static_works_under_transforms_and_jit_caches_by_equality() -> None
 
 def _jaxdcs_part(error: BaseException) -> str:
     """jaxdc's TypeError: JAX raises its "Exception raised while checking equality of
-    metadata fields" from it (older jaxlibs let it through as it is)."""
+    metadata fields" from it (or, on a jaxlib that does not wrap it, it is the error)."""
     if isinstance(error, ValueError):
         assert "metadata" in str(error)
         return str(error.__cause__)
