@@ -445,22 +445,3 @@ def test_a_numpy_default_warns_and_then_behaves_as_in_flax() -> None:
         else:
             assert define(struct.dataclass)().table.shape == (3,)
     assert [str(w.message) for w in found] == [str(raised.value)]
-
-
-def test_a_slots_class_without_the_flatten_cache_names_the_field_too() -> None:
-    @struct.dataclass(slots=True)
-    class Slotted:
-        x: jax.Array
-        table: Any = struct.field(pytree_node=False)
-
-    @jax.jit
-    def first(s: Slotted) -> jax.Array:
-        return s.x
-
-    with migration_warnings():
-        slotted = Slotted(jnp.ones(2), np.arange(2))
-        first(slotted)
-        first(slotted)
-        with pytest.raises((ValueError, TypeError)) as raised:
-            first(Slotted(jnp.ones(2), np.arange(2)))
-    assert _jaxdcs_part(raised.value).startswith("static field 'table' of class 'Slotted'")

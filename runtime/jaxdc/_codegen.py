@@ -12,7 +12,6 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import sys
 import types
 from collections.abc import Callable
@@ -21,7 +20,6 @@ from typing import Any
 from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
-from jaxdc._equality import LenientStatics
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
@@ -262,24 +260,13 @@ def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
     data = _tuple([f"_jx_obj.{n}" for n in spec.data])
-    ns: dict[str, Any] = {}
+    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
     return _compile(
         "flatten",
-        ["def flatten(_jx_obj):", f"    return {data}, {_uncached_statics(spec, ns)}"],
-        ns,
+        ["def flatten(_jx_obj):", f"    return {data}, {static}"],
+        {},
         spec.cls,
     )
-
-
-def _uncached_statics(spec: ClassSpec, ns: dict[str, Any]) -> str:
-    """The statics of a class without the flatten cache, read at each flatten. On the
-    migration path they may hold what `hash()` rejects, so they are `LenientStatics` there
-    (named if jit cannot compare them), as the cache would hold."""
-    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-    if not (spec.lenient and spec.static):
-        return static
-    ns["_jx_lenient"] = functools.partial(LenientStatics.of, spec.cls, spec.static)
-    return f"_jx_lenient({static})"
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -294,7 +281,7 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
         ]
     else:
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
-        static = _uncached_statics(spec, ns)
+        static = _tuple([f"_jx_obj.{n}" for n in spec.static])
         lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
     return _compile("flatten_with_keys", lines, ns, spec.cls)
 
