@@ -58,7 +58,9 @@ class Handlers:
         # Our hook for the decorator replaces mypy's default pass-1 hook, which tags it.
         compat.tag_dataclass(ctx)
         if _callee_fullname(ctx.reason) == names.COMPAT_FLAX_DECORATOR:
-            add_replace_method(ctx)
+            if not add_replace_method(ctx) and not ctx.api.final_iteration:
+                ctx.api.defer()
+                return
         self._record(ctx, dataclass_options.decorator_keywords(ctx.reason))
 
     def record_subclass(self, ctx: ClassDefContext) -> None:
