@@ -217,7 +217,9 @@ def _float_kind(typ: Type) -> str | None:
             kinds.add(_FLOAT_KINDS[item.type.fullname])
         elif not isinstance(item, NoneType):
             return None
-    return "complex" if "complex" in kinds else kinds.pop() if kinds else None
+    if not kinds:
+        return None
+    return "complex" if "complex" in kinds else "float"
 
 
 def _why_unresolved(name: str, modules: dict[str, MypyFile]) -> str | None:

@@ -28,6 +28,7 @@ from mypy.nodes import (
     Expression,
     MemberExpr,
     SymbolTableNode,
+    TypeInfo,
     Var,
 )
 from mypy.plugin import (
@@ -143,7 +144,10 @@ def add_replace_method(ctx: ClassDefContext) -> bool:
     info = ctx.cls.info
     if "replace" in info.names:
         return True
-    declared = ctx.api.lookup_fully_qualified_or_none(names.PYTREE_NODE_REPLACE)
+    node_class = ctx.api.lookup_fully_qualified_or_none(names.PYTREE_NODE)
+    if node_class is None or not isinstance(node_class.node, TypeInfo):
+        return False
+    declared = node_class.node.names.get("replace")
     node = declared.node if declared is not None else None
     if isinstance(node, Var):  # Python 3.13 on: the descriptor
         if node.type is None:
