@@ -590,6 +590,38 @@ def jax_jit_ignores_static(param: str, function: str) -> str:
 
 
 # =========================================================================================
+# mypy plugin: float statics (opt-in `warn_float_statics`, issue 17; appended by pluginfix)
+# =========================================================================================
+# A float static is hashable, so nothing else reports it; but a learning rate or a scale
+# takes a new value on most calls, and each new value is a new jit cache key.
+
+_FLOAT_STATIC_REASON = (
+    "a {kind} static recompiles on every new value (each value is a new jit cache key, so "
+    "jit traces and compiles again)"
+)
+
+
+def float_static_field(field: str, cls: str, type_: str, kind: str) -> str:
+    """A static field typed ``float``/``complex`` (``kind``), or Optional of one
+    (``warn_float_statics = true``)."""
+    reason = _FLOAT_STATIC_REASON.format(kind=kind)
+    return (
+        f"static field '{field}' of class '{cls}' has type '{type_}': {reason}. "
+        f"Fix: make '{field}' a data field: jax.Array."
+    )
+
+
+def float_static_parameter(param: str, function: str, type_: str, kind: str) -> str:
+    """A ``jaxdc.jit`` parameter annotated ``Static[float]``/``Static[complex]``."""
+    reason = _FLOAT_STATIC_REASON.format(kind=kind)
+    return (
+        f"static parameter '{param}' of jitted function '{function}' has type '{type_}': "
+        f"{reason}. Fix: make '{param}' a data parameter (drop Static[...]) and pass a "
+        f"jax.Array."
+    )
+
+
+# =========================================================================================
 # copy_and_mutate (appended by the copy_and_mutate owner)
 # =========================================================================================
 # Assigning an unknown name inside a block is `edit_no_such_field` (above), shared with the
