@@ -47,11 +47,14 @@ def _next_line() -> int:
 
 # navix's pattern: flax.struct classes with a dict and an array in static fields, used
 # under jit by passing the same objects again.
-@struct.dataclass
-class Grid:
-    walls: jax.Array
-    colors: dict[str, int] = struct.field(pytree_node=False)
-    lookup: Any = struct.field(pytree_node=False, default=None)
+with warnings.catch_warnings():  # defining these warns; the tests below check the rest
+    warnings.simplefilter("ignore", jaxdc.MigrationWarning)
+
+    @struct.dataclass
+    class Grid:
+        walls: jax.Array
+        colors: dict[str, int] = struct.field(pytree_node=False)
+        lookup: Any = struct.field(pytree_node=False, default=None)
 
 
 COLORS = {"red": 0, "green": 1}
@@ -382,16 +385,18 @@ def test_jaxdc_jit_names_the_class_and_field_of_a_value_it_cannot_trace() -> Non
 
 # navix's pattern: a space (a flax.struct class holding arrays) in a static field of the
 # environment, passed to jitted functions as the same object again and again.
-@struct.dataclass
-class Space:
-    minimum: jax.Array
-    maximum: jax.Array
+with warnings.catch_warnings():  # defining these warns; the tests below check the rest
+    warnings.simplefilter("ignore", jaxdc.MigrationWarning)
 
+    @struct.dataclass
+    class Space:
+        minimum: jax.Array
+        maximum: jax.Array
 
-@struct.dataclass
-class Environment:
-    height: int = struct.field(pytree_node=False)
-    observation_space: Space = struct.field(pytree_node=False, default=None)
+    @struct.dataclass
+    class Environment:
+        height: int = struct.field(pytree_node=False)
+        observation_space: Space = struct.field(pytree_node=False, default=None)
 
 
 def test_navix_pattern_a_static_space_holding_arrays_runs_under_jit() -> None:
