@@ -837,22 +837,41 @@ def _jit_is_a_decorator_factory() -> bool:
     return True
 
 
-# Cases written against an API that only newer jax releases have, with why they cannot run
-# on the installed one. The checkers are right to reject them there, so such a case is left
-# out of every run (its markers, its diagnostics, the plain-Python run and the copies test
-# projects make) and test_typecheck_cases reports it as skipped.
-UNAVAILABLE = (
-    {}
-    if _jit_is_a_decorator_factory()
-    else {"plugin/jax_jit_factory.py": "this jax's jax.jit requires the function to compile"}
-) | (
-    {}
-    if hasattr(importlib.import_module("jax.tree"), "static")
-    else dict.fromkeys(
+def _has_jax_tree_static() -> bool:
+    return hasattr(importlib.import_module("jax.tree"), "static")
+
+
+class NeedsNewerJax(NamedTuple):
+    """Cases written against an API that only newer jax releases have."""
+
+    cases: tuple[str, ...]
+    api: str
+    """How the cases spell the API (each case uses it)."""
+    available: Callable[[], bool]
+    why: str
+
+
+NEEDS_NEWER_JAX = (
+    NeedsNewerJax(
+        ("plugin/jax_jit_factory.py",),
+        "jax.jit(",
+        _jit_is_a_decorator_factory,
+        "this jax's jax.jit requires the function to compile",
+    ),
+    NeedsNewerJax(
         ("field_jax_tree_static.py", "field_jax_tree_static_unhashable.py"),
+        "jax.tree.static",
+        _has_jax_tree_static,
         "this jax has no jax.tree.static (jax >= 0.9.1 has)",
-    )
+    ),
 )
+# The cases the installed jax cannot run, with why. The checkers are right to reject them
+# there, so such a case is left out of every run (its markers, its diagnostics, the
+# plain-Python run and the copies test projects make) and test_typecheck_cases reports it as
+# skipped.
+UNAVAILABLE = {
+    case: needs.why for needs in NEEDS_NEWER_JAX if not needs.available() for case in needs.cases
+}
 
 
 def _unavailable_in(directory: str, names: list[str]) -> list[str]:
