@@ -73,7 +73,9 @@ def test_signatures_match_flax() -> None:
         "step_fn",
         "size",
     ]
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"__init__\(\) takes 1 positional argument but 2 were given"
+    ):
         Params(jnp.ones(2))  # kw_only passed through
 
 
@@ -102,7 +104,10 @@ def test_it_is_a_jaxdc_class_with_jaxdc_rules() -> None:
 
     with pytest.raises(TypeError, match=r"flax_struct\.dataclass\(frozen=False\).*always frozen"):
         struct.dataclass(frozen=False)(type("M", (), {"__annotations__": {"x": int}}))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'pos' of 'Env': jaxdc instances are frozen",
+    ):
         env.pos = jnp.zeros(3)  # type: ignore[misc]
 
 
