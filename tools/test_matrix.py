@@ -13,8 +13,9 @@ failing leg does not hide the others.
 
 Venvs live in `.venv-matrix/<leg>/` and are reused while pyproject.toml, the leg's
 constraints and the interpreter are unchanged. Each leg leaves `versions.txt` (pip freeze)
-and `pytest.log` there, and the run writes `.venv-matrix/summary.md`. Stdlib only: it runs
-on whichever Python starts it.
+and `pytest.log` there, and the run writes `.venv-matrix/summary.md`; a run of every leg
+with no pytest arguments also writes it into README.md (the `test-matrix` block). Stdlib
+only: it runs on whichever Python starts it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import docblocks  # tools/docblocks.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 MATRIX = REPO / ".venv-matrix"
@@ -194,6 +197,13 @@ def main() -> int:
     table += [f"| {n} | {r} | {v} | {i:.0f} | {t:.0f} |" for n, r, v, i, t in rows]
     (MATRIX / "summary.md").write_text("\n".join(table) + "\n")
     print("\n".join(["", *table]))
+    if not args.legs and not pytest_args:  # a full run is the README's record (issue 20)
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        where = docblocks.provenance().replace("Measured on", "Run by this command on", 1)
+        record = [f"{where} Commit {commit or 'unknown'}.", "", *table]
+        docblocks.replace_block(REPO / "README.md", "test-matrix", "\n".join(record))
     return 1 if failed else 0
 
 
