@@ -555,6 +555,16 @@ def mypy_command(python: str = PYTHON) -> list[str]:
     return [python, "-m", "mypy"]
 
 
+def mypy_has(setting: str) -> bool:
+    """Whether this venv's mypy (the one ``mypy_command()`` runs) has ``setting``, an
+    attribute of its options (`num_workers` is `-n`, `fixed_format_cache` is
+    `--[no-]fixed-format-cache`): read from mypy itself, where running `mypy --help` at the
+    import of a test module cost a process in every pytest worker."""
+    import mypy.options
+
+    return hasattr(mypy.options.Options(), setting)
+
+
 def run_mypy(
     root: Path,
     args: Sequence[str] = (".",),

@@ -38,6 +38,7 @@ from checkers import (
     expectations,
     load_markers,
     mypy_command,
+    mypy_has,
     pyproject_toml,
     until_workers_start,
     write_files,
@@ -60,18 +61,11 @@ ALONE_TIMEOUT = 30.0  # plus PER_MODULE_TIMEOUT per module, when looking for cul
 _CRASH_MARKERS = ("INTERNAL ERROR", "Traceback (most recent call last)", "Daemon crashed")
 
 
-def _help() -> str:
-    return subprocess.run(
-        [*mypy_command(), "--help"], capture_output=True, text=True, check=False
-    ).stdout
-
-
-_HELP = _help()
 # Cache formats: mypy 2.x writes the fixed-format cache by default; JSON is the option.
 CACHE_FORMATS = {"default": [], "sqlite": ["--sqlite-cache"]}
-if "--no-fixed-format-cache" in _HELP:
+if mypy_has("fixed_format_cache"):
     CACHE_FORMATS["json"] = ["--no-fixed-format-cache"]
-PARALLEL = "--num-workers" in _HELP
+PARALLEL = mypy_has("num_workers")
 
 
 @dataclass(frozen=True)
@@ -200,11 +194,13 @@ def _warm_cache(tmp_path_factory: pytest.TempPathFactory, name: str, flags: Sequ
 
 
 class WarmCaches:
-    """This session's warm caches by format, each made on first use."""
+    """This session's warm caches by format, each made on first use; the default format's
+    is conftest's `warm_cache` (the same prelude and settings: a second one would be an
+    identical cold mypy run over jax)."""
 
-    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, default: Path) -> None:
         self._factory = tmp_path_factory
-        self._made: dict[str, Path] = {}
+        self._made: dict[str, Path] = {"default": default}
 
     def __getitem__(self, name: str) -> Path:
         if name not in self._made:
@@ -214,8 +210,8 @@ class WarmCaches:
 
 
 @pytest.fixture(scope="session")
-def warm_caches(tmp_path_factory: pytest.TempPathFactory) -> WarmCaches:
-    return WarmCaches(tmp_path_factory)
+def warm_caches(tmp_path_factory: pytest.TempPathFactory, warm_cache: Path) -> WarmCaches:
+    return WarmCaches(tmp_path_factory, warm_cache)
 
 
 def _project(
