@@ -7,6 +7,7 @@ under Python; one keeps the parity table true.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import checkers
@@ -58,3 +59,16 @@ def test_parity_table_is_current() -> None:
     assert document == checkers.render_parity(checkers.load_cases(), document), (
         "docs/checker-parity.md is stale: run `python tests/checkers.py --write-parity`"
     )
+
+
+def test_the_settings_files_name_files_that_exist() -> None:
+    """The cases' checker settings say in comments which harness runs them: the files named
+    there exist (pyrightconfig.json once named a harness that did not)."""
+    named = {
+        (settings.name, path)
+        for settings in sorted(checkers.CASES_DIR.glob("*"))
+        if settings.suffix in {".json", ".toml", ".ini"}
+        for path in re.findall(r"\b(?:tests|tools|downstream)/[\w/]+\.py\b", settings.read_text())
+    }
+    assert named, "no settings file names the harness"
+    assert [(s, p) for s, p in sorted(named) if not (checkers.REPO / p).is_file()] == []
