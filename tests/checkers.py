@@ -1,7 +1,11 @@
 """One harness for every type checker jaxdc supports, and the cases they run on.
 
 Runners (one per checker, each parsing the checker's machine-readable output into
-`Diagnostic`s, errors only: warnings and notes ask nothing of the user):
+`Diagnostic`s, errors only: warnings and notes ask nothing of the user). A run counts only
+if the checker exited with a code that means it ran, printed nothing the parser cannot
+read, and said it analysed files (pyright's summary, ty's and pyrefly's `--verbose` file
+count, mypy's and zuban's summary line); anything else raises `NoResult` with the
+checker's output, never "no diagnostics" (tests/test_checkers_validity.py):
 
 | checker | command |
 |---|---|
