@@ -92,3 +92,18 @@ def test_provenance_names_machine_versions_and_date() -> None:
     assert f"pytest {pytest.__version__}" in line
     assert "surely-not-installed (not installed)" in line
     assert line.endswith("; 2026-01-02.")
+
+
+def test_a_full_matrix_run_is_recorded_in_the_readme(tmp_path: Path) -> None:
+    """`make test-matrix` (tools/test_matrix.py) writes its table into README's block."""
+    import test_matrix
+
+    readme = tmp_path / "README.md"
+    readme.write_text((REPO / "README.md").read_text())
+    table = ["| leg | result |", "| --- | --- |", "| py3.11 | 900 passed in 300.00s |"]
+    test_matrix.record_in_readme(readme, table, "abc1234")
+    (block,) = [b for b in docblocks.blocks(readme.read_text()) if b.name == "test-matrix"]
+    assert block.command == "make test-matrix"
+    assert block.text.startswith("Run by `make test-matrix` on ")
+    assert "Commit abc1234.\n\n| leg | result |" in block.text
+    assert block.text.endswith("| py3.11 | 900 passed in 300.00s |\n")

@@ -201,10 +201,16 @@ def main() -> int:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
         ).stdout.strip()
-        where = docblocks.provenance().replace("Measured on", "Run by this command on", 1)
-        record = [f"{where} Commit {commit or 'unknown'}.", "", *table]
-        docblocks.replace_block(REPO / "README.md", "test-matrix", "\n".join(record))
+        record_in_readme(REPO / "README.md", table, commit or "unknown")
     return 1 if failed else 0
+
+
+def record_in_readme(readme: Path, table: list[str], commit: str) -> None:
+    """Write a full run's table into README's `test-matrix` block, after the machine, the
+    Python running this script, the date and the commit (each leg's versions are in it)."""
+    where = docblocks.provenance().replace("Measured on", "Run by `make test-matrix` on", 1)
+    record = [f"{where} Commit {commit}.", "", *table]
+    docblocks.replace_block(readme, "test-matrix", "\n".join(record))
 
 
 if __name__ == "__main__":
