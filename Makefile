@@ -25,8 +25,9 @@ $(STAMP): pyproject.toml rules/_jaxdc_rules/__init__.py
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
+# --durations=10: the ten slowest tests, printed after every run (where suite time goes).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --durations=10
 
 # The quality gate CI runs before the tests (settings in pyproject.toml; the same hooks
 # in .pre-commit-config.yaml): lint, formatting, and mypy --strict on the project's code.

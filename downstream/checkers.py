@@ -14,11 +14,17 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Diagnostic", "mypy", "pyright"]
+__all__ = ["Diagnostic", "mypy", "parse_mypy", "parse_pyright", "pyright"]
 
 BIN = Path(sys.executable).parent
 _MYPY_LINE = re.compile(
     r"^(?P<file>[^:]+):(?P<line>\d+):(?:\d+:)? error: (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+_MYPY_OTHER = re.compile(r"^[^:\n]+:(?:\d+:){0,2} (?:note|warning): ")
+# The summary, which says how many files mypy checked (a crash prints none).
+_MYPY_SUMMARY = re.compile(
+    r"^(?:Success: no issues found in (?P<clean>\d+) source files?"
+    r"|Found (?P<errors>\d+) errors? in \d+ files? \(checked (?P<checked>\d+) source files?\))$"
 )
 
 
@@ -44,17 +50,35 @@ def pyright(root: Path, sources: tuple[str, ...], timeout: int) -> list[Diagnost
         text=True,
         timeout=timeout,
     )
+    return parse_pyright(proc, root)
+
+
+def _no_result(
+    name: str, root: Path, proc: subprocess.CompletedProcess[str], why: str
+) -> Exception:
+    output = f"{proc.stdout}\n{proc.stderr}"
+    return RuntimeError(f"{name} did not check {root} (exit {proc.returncode}): {why}:\n{output}")
+
+
+def parse_pyright(proc: subprocess.CompletedProcess[str], root: Path) -> list[Diagnostic]:
+    """The errors of a pyright ``--outputjson`` run; RuntimeError (with its output) unless it
+    exited 0 or 1 and its summary counts at least one file analysed: a crash is no result."""
     try:
         report = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        raise RuntimeError(f"pyright failed in {root}:\n{proc.stdout}\n{proc.stderr}") from None
+        listed, analysed = report["generalDiagnostics"], report["summary"]["filesAnalyzed"]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        raise _no_result("pyright", root, proc, "no JSON report with a summary") from None
+    if proc.returncode not in (0, 1) or not analysed:
+        raise _no_result("pyright", root, proc, f"{analysed} files analysed")
     found = []
-    for d in report["generalDiagnostics"]:
+    for d in listed:
         if d["severity"] != "error":
             continue
         file = str(Path(d["file"]).resolve().relative_to(root.resolve()))
         message = d["message"].splitlines()[0]
         found.append(Diagnostic(file, d["range"]["start"]["line"] + 1, d.get("rule", ""), message))
+    if (proc.returncode == 1) != bool(found):
+        raise _no_result("pyright", root, proc, f"the exit code disagrees with {len(found)} errors")
     return sorted(found)
 
 
@@ -64,7 +88,7 @@ def mypy(root: Path, sources: tuple[str, ...], timeout: int) -> list[Diagnostic]
     ini = root / "downstream-mypy.ini"
     ini.write_text(
         "[mypy]\nplugins = jaxdc_mypy\nignore_missing_imports = True\n"
-        "follow_imports = silent\nshow_error_codes = True\nno_error_summary = True\n"
+        "follow_imports = silent\nshow_error_codes = True\n"
         "cache_dir = .downstream_mypy_cache\n"
     )
     proc = subprocess.run(
@@ -74,11 +98,27 @@ def mypy(root: Path, sources: tuple[str, ...], timeout: int) -> list[Diagnostic]
         text=True,
         timeout=timeout,
     )
-    if proc.returncode not in (0, 1) or "Traceback" in proc.stderr:
-        raise RuntimeError(f"mypy crashed in {root}:\n{proc.stdout}\n{proc.stderr}")
-    found = []
+    return parse_mypy(proc, root)
+
+
+def parse_mypy(proc: subprocess.CompletedProcess[str], root: Path) -> list[Diagnostic]:
+    """The errors of a mypy run (text format); RuntimeError (with its output) unless every
+    line is a diagnostic or the summary, the summary counts at least one checked file and
+    the errors listed, and the exit code agrees: a crash or a garbled run is no result."""
+    if "Traceback" in proc.stderr:
+        raise _no_result("mypy", root, proc, "it crashed")
+    found, summary = [], None
     for line in proc.stdout.splitlines():
-        m = _MYPY_LINE.match(line)
-        if m:
+        if m := _MYPY_LINE.match(line):
             found.append(Diagnostic(m["file"], int(m["line"]), m["code"] or "", m["msg"].strip()))
+        elif summary is None and (ending := _MYPY_SUMMARY.match(line)):
+            summary = ending
+        elif not _MYPY_OTHER.match(line):
+            raise _no_result("mypy", root, proc, f"a line is not a diagnostic: {line!r}")
+    if summary is None or int(summary["checked"] or summary["clean"]) < 1:
+        raise _no_result("mypy", root, proc, "no summary of the files it checked")
+    if int(summary["errors"] or 0) != len(found) or (proc.returncode == 1) != bool(found):
+        raise _no_result(
+            "mypy", root, proc, f"its summary or exit code disagree with {len(found)} errors"
+        )
     return sorted(found)

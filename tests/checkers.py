@@ -1,7 +1,11 @@
 """One harness for every type checker jaxdc supports, and the cases they run on.
 
 Runners (one per checker, each parsing the checker's machine-readable output into
-`Diagnostic`s, errors only: warnings and notes ask nothing of the user):
+`Diagnostic`s, errors only: warnings and notes ask nothing of the user). A run counts only
+if the checker exited with a code that means it ran, printed nothing the parser cannot
+read, and said it analysed files (pyright's summary, ty's and pyrefly's `--verbose` file
+count, mypy's and zuban's summary line); anything else raises `NoResult` with the
+checker's output, never "no diagnostics" (tests/test_checkers_validity.py):
 
 | checker | command |
 |---|---|
@@ -62,6 +66,9 @@ from typing import Any, NamedTuple, TypeVar
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+import docblocks  # noqa: E402  (tools/ is not a package)
+
 CASES_DIR = REPO / "typecheck_cases"
 PARITY_DOC = REPO / "docs" / "checker-parity.md"
 BIN = Path(sys.executable).parent
@@ -102,8 +109,43 @@ def _run(
     )
 
 
-def _fail(name: str, proc: subprocess.CompletedProcess[str]) -> RuntimeError:
-    return RuntimeError(f"{name} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+class NoResult(RuntimeError):
+    """A checker run that is no result: it exited with a code that does not mean "ran",
+    printed what the runner cannot read, or did not report having analysed any file.
+
+    Every runner raises it rather than return no diagnostics (a crash read as "clean" is a
+    test that cannot fail); the message carries the checker's whole output.
+    """
+
+
+def _fail(name: str, proc: subprocess.CompletedProcess[str], why: str = "") -> NoResult:
+    reason = f": {why}" if why else ""
+    return NoResult(f"{name} failed ({proc.returncode}){reason}:\n{proc.stdout}\n{proc.stderr}")
+
+
+def _ran(
+    name: str, proc: subprocess.CompletedProcess[str], errors: int, *, warnings: int = 0
+) -> None:
+    """Raise unless ``proc`` exited 0 with no errors or 1 with some (or, where a checker
+    fails on them, with ``warnings``): for pyright, ty, pyrefly and zuban, 2 and above are
+    fatal errors, bad options or panics, and a negative code is a signal."""
+    if proc.returncode not in (0, 1):
+        raise _fail(name, proc, "an exit code that means it did not run")
+    if (proc.returncode == 0 and errors) or (proc.returncode == 1 and not errors + warnings):
+        raise _fail(name, proc, f"its exit code disagrees with the {errors} errors it listed")
+
+
+def _json_report(name: str, proc: subprocess.CompletedProcess[str]) -> Any:
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        raise _fail(name, proc, "its output is not JSON") from None
+
+
+def _analysed(name: str, proc: subprocess.CompletedProcess[str], files: object) -> None:
+    """Raise unless the checker said it analysed at least one file (``files``: its count)."""
+    if not isinstance(files, int) or files < 1:
+        raise _fail(name, proc, f"it reported analysing {files} files")
 
 
 # --- pyright and basedpyright ---------------------------------------------------------------
@@ -136,20 +178,35 @@ def run_pyright(
         ],
         root,
     )
+    return parse_pyright(proc, root, name)
+
+
+def parse_pyright(
+    proc: subprocess.CompletedProcess[str], root: Path, name: str = "pyright"
+) -> list[Diagnostic]:
+    """The errors of a pyright ``--outputjson`` run; NoResult unless it exited 0 or 1 (as its
+    error count says) and its summary counts at least one file analysed."""
+    report = _json_report(name, proc)
     try:
-        report = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        raise _fail(name, proc) from None
-    return [
-        Diagnostic(
-            _relative(d["file"], root),
-            d["range"]["start"]["line"] + 1,
-            d.get("rule", "-"),
-            d["message"],
-        )
-        for d in report["generalDiagnostics"]
-        if d["severity"] == "error"
-    ]
+        summary, listed = report["summary"], report["generalDiagnostics"]
+        found = [
+            Diagnostic(
+                _relative(d["file"], root),
+                d["range"]["start"]["line"] + 1,
+                d.get("rule", "-"),
+                d["message"],
+            )
+            for d in listed
+            if d["severity"] == "error"
+        ]
+    except (KeyError, TypeError):
+        raise _fail(name, proc, "its report lacks the summary or a diagnostic's fields") from None
+    _analysed(name, proc, summary.get("filesAnalyzed"))
+    if summary.get("errorCount") != len(found):
+        raise _fail(name, proc, f"its summary counts other errors than the {len(found)} listed")
+    # basedpyright also exits 1 on warnings alone (its `failOnWarnings`).
+    _ran(name, proc, len(found), warnings=summary.get("warningCount", 0))
+    return found
 
 
 def run_basedpyright(
@@ -176,25 +233,39 @@ def run_ty(
             *_version_option("--python-version", target),
             "--output-format",
             "gitlab",
+            "--verbose",  # its "Indexed N file(s)" line is the proof that it analysed files
             *paths,
         ],
         root,
     )
+    return parse_ty(proc, root)
+
+
+_TY_INDEXED = re.compile(r"^\s*INFO Indexed (\d+) file\(s\)", re.M)
+
+
+def parse_ty(proc: subprocess.CompletedProcess[str], root: Path) -> list[Diagnostic]:
+    """The errors of a ty ``--output-format gitlab --verbose`` run; NoResult unless it exited
+    0 or 1 (as its errors say) and logged indexing at least one file."""
+    report = _json_report("ty", proc)
     try:
-        report = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        raise _fail("ty", proc) from None
-    return [
-        Diagnostic(
-            _relative(d["location"]["path"], root),
-            d["location"]["positions"]["begin"]["line"],
-            d["check_name"],
-            # "<code>: <message>" -> "<message>"
-            d["description"].removeprefix(f"{d['check_name']}: "),
-        )
-        for d in report
-        if d["severity"] in _TY_ERRORS
-    ]
+        found = [
+            Diagnostic(
+                _relative(d["location"]["path"], root),
+                d["location"]["positions"]["begin"]["line"],
+                d["check_name"],
+                # "<code>: <message>" -> "<message>"
+                d["description"].removeprefix(f"{d['check_name']}: "),
+            )
+            for d in report
+            if d["severity"] in _TY_ERRORS
+        ]
+    except (KeyError, TypeError):
+        raise _fail("ty", proc, "its report lacks a diagnostic's fields") from None
+    indexed = _TY_INDEXED.search(proc.stderr)
+    _analysed("ty", proc, int(indexed[1]) if indexed else None)
+    _ran("ty", proc, len(found))
+    return found
 
 
 # --- pyrefly ----------------------------------------------------------------------------------
@@ -212,19 +283,33 @@ def run_pyrefly(
             *_version_option("--python-version", target),
             "--output-format",
             "json",
+            "--verbose",  # its "Checking N files" line is the proof that it analysed files
             *paths,
         ],
         root,
     )
+    return parse_pyrefly(proc, root)
+
+
+_PYREFLY_CHECKING = re.compile(r"^\s*DEBUG Checking (\d+) files", re.M)
+
+
+def parse_pyrefly(proc: subprocess.CompletedProcess[str], root: Path) -> list[Diagnostic]:
+    """The errors of a pyrefly ``--output-format json --verbose`` run; NoResult unless it
+    exited 0 or 1 (as its errors say) and logged checking at least one file."""
+    report = _json_report("pyrefly", proc)
     try:
-        report = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        raise _fail("pyrefly", proc) from None
-    return [
-        Diagnostic(_relative(d["path"], root), d["line"], d["name"], d["description"])
-        for d in report["errors"]
-        if d["severity"] == "error"
-    ]
+        found = [
+            Diagnostic(_relative(d["path"], root), d["line"], d["name"], d["description"])
+            for d in report["errors"]
+            if d["severity"] == "error"
+        ]
+    except (KeyError, TypeError):
+        raise _fail("pyrefly", proc, "its report lacks the errors or an error's fields") from None
+    checking = _PYREFLY_CHECKING.search(proc.stderr)
+    _analysed("pyrefly", proc, int(checking[1]) if checking else None)
+    _ran("pyrefly", proc, len(found))
+    return found
 
 
 # --- zuban ------------------------------------------------------------------------------------
@@ -232,12 +317,20 @@ def run_pyrefly(
 _MYPY_TEXT_ERROR = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
 )
+_MYPY_TEXT_OTHER = re.compile(r"^[^:\n]+:\d+: (?:note|warning): ")
+_DMYPY_STATUS = re.compile(r"^(?:Daemon (?:started|stopped)|Restarting: .+)$")
+# mypy's summary line, which zuban prints too: the number of files it checked.
+_MYPY_TEXT_SUMMARY = re.compile(
+    r"^(?:Success: no issues found in (?P<clean>\d+) source files?"
+    r"|Found (?P<errors>\d+) errors? in \d+ files? \(checked (?P<checked>\d+) source files?\))$"
+)
 
 
 def run_zuban(
     root: Path, paths: Sequence[str] = (), *, python: str = PYTHON, target: str | None = None
 ) -> list[Diagnostic]:
-    """zuban prints mypy's text format only (no JSON); one error per line with --no-pretty."""
+    """zuban prints mypy's text format only (no JSON); one error per line with --no-pretty,
+    and the summary line that says how many files it checked."""
     proc = _run(
         [
             str(BIN / "zuban"),
@@ -247,21 +340,38 @@ def run_zuban(
             *_version_option("--python-version", target),
             "--show-error-codes",
             "--no-pretty",
-            "--no-error-summary",
             *paths,
         ],
         root,
     )
-    if proc.returncode not in (0, 1):
-        raise _fail("zuban", proc)
+    return parse_mypy_text("zuban", proc, root)
+
+
+def parse_mypy_text(
+    name: str, proc: subprocess.CompletedProcess[str], root: Path
+) -> list[Diagnostic]:
+    """The errors of a run printing mypy's text format (zuban; dmypy before 1.12, whatever
+    ``--output`` says); NoResult unless every line is an error, a note, dmypy's status or
+    the summary, the summary counts at least one checked file and the errors listed, and
+    the exit code agrees (0 clean, 1 errors)."""
     found = []
+    summary = None
     for line in proc.stdout.splitlines():
-        match = _MYPY_TEXT_ERROR.match(line)
-        if match:
+        if match := _MYPY_TEXT_ERROR.match(line):
             file = _relative(match["file"], root)
             found.append(
                 Diagnostic(file, int(match["line"]), match["code"] or "-", match["message"])
             )
+        elif summary is None and (ending := _MYPY_TEXT_SUMMARY.match(line)):
+            summary = ending
+        elif not (_MYPY_TEXT_OTHER.match(line) or _DMYPY_STATUS.match(line)):
+            raise _fail(name, proc, f"a line it printed is not a diagnostic: {line!r}")
+    if summary is None:
+        raise _fail(name, proc, "no summary line")
+    _analysed(name, proc, int(summary["clean"] or summary["checked"]))
+    if int(summary["errors"] or 0) != len(found):
+        raise _fail(name, proc, f"its summary counts other errors than the {len(found)} listed")
+    _ran(name, proc, len(found))
     return found
 
 
@@ -309,6 +419,15 @@ def pyproject_toml(*, plugin: bool = True) -> str:
     return "\n".join(["[tool.mypy]", *lines, ""])
 
 
+# Lines mypy prints besides its JSON: dmypy's status, and the success line (which dmypy
+# prints even under `--output json`).
+_MYPY_STATUS = re.compile(
+    rf"{_DMYPY_STATUS.pattern}|^Success: no issues found in [1-9]\d* source files?$"
+)
+_MYPY_KEYS = {"file", "line", "code", "severity", "message"}
+_CRASH_MARKERS = ("INTERNAL ERROR", "Traceback (most recent call last)")
+
+
 @dataclasses.dataclass(frozen=True)
 class MypyRun:
     exit_code: int
@@ -316,15 +435,60 @@ class MypyRun:
     stderr: str
     root: Path
 
+    def problem(self, *, blocking: bool = False) -> str | None:
+        """Why this run is no result, or None: mypy must exit 0 having printed its success
+        line (a blank line under ``--output json``, which hides it), or 1 with errors (or,
+        with ``blocking``, 2 with the blocking error that stopped it, e.g. a syntax error);
+        every line it prints must be JSON, dmypy's status or the success line, and nothing
+        may say it crashed. (mypy's JSON output has no count of files checked; the success
+        line is the sign that the build ran to its end.)"""
+        lines = self.stdout.splitlines()
+        for line in lines:
+            if line and not line.startswith("{") and not _MYPY_STATUS.match(line):
+                return f"a line it printed is not a diagnostic: {line!r}"
+        try:
+            entries = self._entries()
+        except json.JSONDecodeError:
+            entries = None
+        if entries is None or not all(_MYPY_KEYS <= set(d) for d in entries):
+            return "a JSON line it printed is not a diagnostic"
+        if any(marker in self.stderr for marker in _CRASH_MARKERS):
+            return "it crashed"
+        errors = sum(d["severity"] == "error" for d in entries)
+        if self.exit_code == 0:
+            if errors or not lines or not (lines[-1] == "" or _MYPY_STATUS.match(lines[-1])):
+                return "exit 0 without its success line: it did not finish"
+        elif self.exit_code == 1 or (self.exit_code == 2 and blocking):
+            if not errors:
+                return f"exit {self.exit_code} without any error listed"
+        else:
+            return "an exit code that means it did not run"
+        return None
+
+    def check(self, *, blocking: bool = False) -> MypyRun:
+        """Self, after making sure mypy ran (``problem``): an internal error, a crash, a
+        garbled or empty output is no result. Reading errors or notes checks this too
+        (accepting a run stopped by a blocking error, which reports it)."""
+        problem = self.problem(blocking=blocking)
+        if problem is not None:
+            raise NoResult(
+                f"mypy failed ({self.exit_code}): {problem}:\n{self.stdout}\n{self.stderr}"
+            )
+        return self
+
     def _entries(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.stdout.splitlines() if line.startswith("{")]
+
+    def _checked_entries(self) -> list[dict[str, Any]]:
+        self.check(blocking=True)
+        return self._entries()
 
     def _by_severity(self, severity: str) -> list[Diagnostic]:
         return [
             Diagnostic(
                 _relative(d["file"], self.root), max(d["line"], 1), d["code"] or "-", d["message"]
             )
-            for d in self._entries()
+            for d in self._checked_entries()
             if d["severity"] == severity
         ]
 
@@ -343,7 +507,7 @@ class MypyRun:
         (with the error's code)."""
         attached = [
             Diagnostic(_relative(d["file"], self.root), max(d["line"], 1), d["code"] or "-", hint)
-            for d in self._entries()
+            for d in self._checked_entries()
             if d["severity"] == "error" and d.get("hint")
             for hint in d["hint"].splitlines()
         ]
@@ -351,12 +515,6 @@ class MypyRun:
 
     def messages(self, code: str) -> list[str]:
         return [d.message for d in self.errors if d.code == code]
-
-    def check(self) -> MypyRun:
-        """Self, after making sure mypy ran (an internal error or a crash is no result)."""
-        if self.exit_code not in (0, 1) or (self.exit_code == 1 and not self.errors):
-            raise RuntimeError(f"mypy failed ({self.exit_code}):\n{self.stdout}\n{self.stderr}")
-        return self
 
     @property
     def worker_start_failed(self) -> bool:
@@ -402,6 +560,16 @@ def until_workers_start(
 
 def mypy_command(python: str = PYTHON) -> list[str]:
     return [python, "-m", "mypy"]
+
+
+def mypy_has(setting: str) -> bool:
+    """Whether this venv's mypy (the one ``mypy_command()`` runs) has ``setting``, an
+    attribute of its options (`num_workers` is `-n`, `fixed_format_cache` is
+    `--[no-]fixed-format-cache`): read from mypy itself, where running `mypy --help` at the
+    import of a test module cost a process in every pytest worker."""
+    import mypy.options
+
+    return hasattr(mypy.options.Options(), setting)
 
 
 def run_mypy(
@@ -723,22 +891,41 @@ def _jit_is_a_decorator_factory() -> bool:
     return True
 
 
-# Cases written against an API that only newer jax releases have, with why they cannot run
-# on the installed one. The checkers are right to reject them there, so such a case is left
-# out of every run (its markers, its diagnostics, the plain-Python run and the copies test
-# projects make) and test_typecheck_cases reports it as skipped.
-UNAVAILABLE = (
-    {}
-    if _jit_is_a_decorator_factory()
-    else {"plugin/jax_jit_factory.py": "this jax's jax.jit requires the function to compile"}
-) | (
-    {}
-    if hasattr(importlib.import_module("jax.tree"), "static")
-    else dict.fromkeys(
+def _has_jax_tree_static() -> bool:
+    return hasattr(importlib.import_module("jax.tree"), "static")
+
+
+class NeedsNewerJax(NamedTuple):
+    """Cases written against an API that only newer jax releases have."""
+
+    cases: tuple[str, ...]
+    api: str
+    """How the cases spell the API (each case uses it)."""
+    available: Callable[[], bool]
+    why: str
+
+
+NEEDS_NEWER_JAX = (
+    NeedsNewerJax(
+        ("plugin/jax_jit_factory.py",),
+        "jax.jit(",
+        _jit_is_a_decorator_factory,
+        "this jax's jax.jit requires the function to compile",
+    ),
+    NeedsNewerJax(
         ("field_jax_tree_static.py", "field_jax_tree_static_unhashable.py"),
+        "jax.tree.static",
+        _has_jax_tree_static,
         "this jax has no jax.tree.static (jax >= 0.9.1 has)",
-    )
+    ),
 )
+# The cases the installed jax cannot run, with why. The checkers are right to reject them
+# there, so such a case is left out of every run (its markers, its diagnostics, the
+# plain-Python run and the copies test projects make) and test_typecheck_cases reports it as
+# skipped.
+UNAVAILABLE = {
+    case: needs.why for needs in NEEDS_NEWER_JAX if not needs.available() for case in needs.cases
+}
 
 
 def _unavailable_in(directory: str, names: list[str]) -> list[str]:
@@ -890,13 +1077,6 @@ def _raised_at(case: Case, expected: int, line: int) -> bool:
 
 # --- the parity table -------------------------------------------------------------------------
 
-_BEGIN = "<!-- BEGIN GENERATED by `python tests/checkers.py --write-parity` -->"
-_END = "<!-- END GENERATED -->"
-_BEGIN_REPLACE = (
-    "<!-- BEGIN GENERATED replace keywords, by `python tests/checkers.py --write-parity` -->"
-)
-_END_REPLACE = "<!-- END GENERATED replace keywords -->"
-
 # The rows of the table of typed `replace` keywords: cases whose every marked line is one
 # misspelt or mistyped keyword, so a checker types the keywords where it reports them all.
 REPLACE_KEYWORD_CASES = {
@@ -958,16 +1138,10 @@ def render_replace_table(cases: Iterable[Case]) -> str:
     return "\n".join(rows)
 
 
-def _between(document: str, begin: str, end: str, text: str) -> str:
-    head, _, rest = document.partition(begin)
-    _, _, tail = rest.partition(end)
-    return f"{head}{begin}\n{text}\n{end}{tail}"
-
-
 def render_parity(cases: Sequence[Case], document: str) -> str:
-    """``document`` with the text between each pair of markers replaced by its table."""
-    document = _between(document, _BEGIN_REPLACE, _END_REPLACE, render_replace_table(cases))
-    return _between(document, _BEGIN, _END, render_table(cases))
+    """``document`` with its two generated blocks (tools/docblocks.py) rewritten from the cases."""
+    document = docblocks.render_block(document, "replace-keywords", render_replace_table(cases))
+    return docblocks.render_block(document, "parity", render_table(cases))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
+import os
+import subprocess
 import sys
+import tarfile
 import textwrap
 import uuid
 from collections.abc import Callable, Iterator
@@ -54,3 +58,35 @@ def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def project(tmp_path: Path, warm_cache: Path) -> checkers.Project:
     """An empty project (pyproject.toml enables the plugin) with its own warm cache."""
     return checkers.Project.create(tmp_path, warm_cache)
+
+
+@pytest.fixture(scope="session")
+def archives(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(sdist, wheel built from the unpacked sdist), built offline with hatchling once per
+    test session: test_packaging.py reads them and test_stubs.py installs the wheel.
+
+    pytest-xdist workers share the session's temporary root (the parent of each worker's
+    own) and take turns, so the first worker builds and the other reuses.
+    """
+    own = tmp_path_factory.getbasetemp()
+    shared = own.parent if os.environ.get("PYTEST_XDIST_WORKER") else own
+    out = shared / "jaxdc-archives"
+    with open(shared / "jaxdc-archives.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "built").exists():
+            _build_archives(out)
+            (out / "built").touch()
+    (sdist,) = out.glob("jaxdc-*.tar.gz")
+    (wheel,) = out.glob("jaxdc-*.whl")
+    return sdist, wheel
+
+
+def _build_archives(out: Path) -> None:
+    hatchling = [sys.executable, "-m", "hatchling", "build", "-d", str(out)]
+    subprocess.run([*hatchling, "-t", "sdist"], cwd=checkers.REPO, check=True, capture_output=True)
+    (sdist,) = out.glob("jaxdc-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        archive.extractall(out / "unpacked", **safe)  # type: ignore[arg-type]
+    (root,) = (out / "unpacked").iterdir()
+    subprocess.run([*hatchling, "-t", "wheel"], cwd=root, check=True, capture_output=True)

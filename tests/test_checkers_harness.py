@@ -12,6 +12,7 @@ from checkers import (
     WORKER_START_FAILURE,
     Diagnostic,
     MypyRun,
+    NoResult,
     Project,
     compare,
     mypy_command,
@@ -35,15 +36,18 @@ def test_markers_name_checkers_codes_and_messages() -> None:
 
 
 @pytest.mark.parametrize(
-    "line",
+    ("line", "why"),
     [
-        "x = 1  # E: mypy",  # no code
-        "x = 1  # E: pycharm foo",  # unknown checker
-        "x = 1  # E: mypy-plugin jaxdc-data",  # the plugin's code without its message
+        ("x = 1  # E: mypy", r"^case.py:1: write `# E: <checker>"),  # no code
+        ("x = 1  # E: pycharm foo", r"^case.py:1: unknown checker 'pycharm'"),
+        (
+            "x = 1  # E: mypy-plugin jaxdc-data",
+            r"^case.py:1: state the plugin's message for jaxdc-data",
+        ),
     ],
 )
-def test_malformed_markers_are_refused(line: str) -> None:
-    with pytest.raises(ValueError):
+def test_malformed_markers_are_refused(line: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
         parse_markers("case.py", line)
 
 
@@ -72,10 +76,12 @@ def test_compare_reports_missing_unexpected_and_reworded() -> None:
 # mypy >= 2 waits a fixed 3 s for each `-n` worker to start (mypy_plugin/README.md, "Known
 # gap"); a sitecustomize delaying only the workers stands in for a loaded machine.
 SLOW_WORKER_START = """
+import os
 import sys
 import time
 
 if "mypy.build_worker" in sys.orig_argv:
+    open(os.environ["JAXDC_SLOWED"], "a").write("slowed\\n")
     time.sleep(4)
 """
 
@@ -85,23 +91,28 @@ def test_a_parallel_run_whose_workers_start_late_is_never_read_as_clean(tmp_path
     (tmp_path / "slow").mkdir()
     (tmp_path / "slow" / "sitecustomize.py").write_text(SLOW_WORKER_START)
     paths = [str(tmp_path / "slow"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    slowed = tmp_path / "slowed"
     proc = subprocess.run(
         [*mypy_command(), "-n", "2", "--cache-dir", "cache", "--output", "json", "a.py"],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths), "JAXDC_SLOWED": str(slowed)},
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     run = MypyRun(proc.returncode, proc.stdout, proc.stderr, tmp_path)
-    if run.exit_code in (0, 1):  # a mypy that waits for slow workers (or has no -n)
+    # Without a delayed worker this test proves nothing: the hook must still match the
+    # module mypy starts its workers as.
+    assert slowed.exists(), f"no mypy worker ran {SLOW_WORKER_START!r}:\n{run.stdout}{run.stderr}"
+    if run.exit_code in (0, 1):  # a mypy that waits for slow workers
         assert run.check().diagnostics == {("a.py", 1, "assignment")}
         return
     assert run.worker_start_failed, run.stdout + run.stderr
-    assert run.errors == []
-    with pytest.raises(RuntimeError, match="mypy failed"):
+    with pytest.raises(NoResult, match=r"^mypy failed \(2\): "):
         run.check()
+    with pytest.raises(NoResult, match=r"^mypy failed \(2\)"):
+        run.diagnostics  # noqa: B018  (reading it is the check)
 
 
 # Stand-ins for mypy: one fails to start its workers on its first call only, one crashes.
@@ -139,5 +150,5 @@ def test_parallel_runs_are_repeated_only_when_workers_did_not_start(tmp_path: Pa
     crashing = Project(
         tmp_path / "project", tmp_path / "cache", [PYTHON, str(tmp_path / "crashing.py")]
     )
-    with pytest.raises(RuntimeError, match="mypy failed"):
+    with pytest.raises(NoResult, match=r"^mypy failed \(2\): it crashed"):
         crashing.mypy_parallel()

@@ -47,7 +47,7 @@ def test_instances_are_mappings_over_fields_in_declaration_order() -> None:
     assert len(state) == 3 and "index" in state and "nope" not in state
     assert state["priorities"] is state.priorities and state.get("nope", 7) == 7
     assert dict(state.items())["data"].shape == (4, 2)
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"'nope'"):
         state["nope"]
 
 
@@ -70,7 +70,9 @@ def test_chex_defaults_give_a_mutable_class_as_in_chex() -> None:
     """chex classes are mutable unless frozen=True (rlax assigns fields): the assignment
     works and JAX sees it; it warns once per field, naming the fix."""
     plain = Plain(x=jnp.ones(1))
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"__init__\(\) takes 1 positional argument but 2 were given"
+    ):
         Plain(jnp.ones(1))  # type: ignore[misc]  # kw_only passed through
     with pytest.warns(jaxdc.MigrationWarning, match=r"cannot assign to field 'x' of 'Plain'"):
         plain.x = jnp.zeros(2)

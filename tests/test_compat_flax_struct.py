@@ -73,7 +73,9 @@ def test_signatures_match_flax() -> None:
         "step_fn",
         "size",
     ]
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"__init__\(\) takes 1 positional argument but 2 were given"
+    ):
         Params(jnp.ones(2))  # kw_only passed through
 
 
@@ -106,7 +108,10 @@ def test_it_is_a_jaxdc_class_on_the_migration_path() -> None:
     with pytest.warns(jdc.MigrationWarning, match=r"flax_struct\.dataclass\(frozen=False\)"):
         mutable = struct.dataclass(frozen=False)(type("M", (), {"__annotations__": {"x": int}}))
     assert "_flax_dataclass" in vars(mutable) and "_flax_dataclass" in vars(Env)  # flax's test
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'pos' of 'Env': jaxdc instances are frozen",
+    ):
         env.pos = jnp.zeros(3)  # type: ignore[misc]
 
 

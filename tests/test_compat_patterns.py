@@ -114,7 +114,10 @@ def test_flax_pytreenode_replace_and_non_pytree_field() -> None:
 
 def test_flax_struct_dataclass_is_frozen_and_vmappable() -> None:
     m = Metrics(jnp.ones(3), jnp.ones(3))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'loss' of 'Metrics': jaxdc instances are frozen",
+    ):
         m.loss = jnp.zeros(3)  # type: ignore[misc]
     total = jax.vmap(lambda x: Metrics(x.loss * 2, x.count))(m)
     assert isinstance(total, Metrics) and total.loss.tolist() == [2.0] * 3
@@ -127,7 +130,9 @@ def test_flax_pytreenode_class_keywords() -> None:
         lr: jax.Array
         beta: jax.Array
 
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"__init__\(\) takes 1 positional argument but 3 were given"
+    ):
         Opts(jnp.ones(()), jnp.ones(()))  # type: ignore[misc]
     assert float(Opts(lr=jnp.ones(()), beta=jnp.zeros(())).lr) == 1.0
 

@@ -74,7 +74,10 @@ def test_custom_init_sets_fields_and_unset_field_is_an_error() -> None:
     assert lin.w.shape == (3, 3) and lin.features == 3
     assert jax.tree.map(lambda x: x * 0, lin).features == 3
     assert jdc.replace(lin, b=jnp.ones(3)).b.tolist() == [1.0, 1.0, 1.0]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'w' of 'Linear': jaxdc instances are frozen",
+    ):
         lin.w = lin.b  # type: ignore[misc]
 
     @jdc.pytree_dataclass

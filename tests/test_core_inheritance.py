@@ -70,7 +70,9 @@ def test_pytreenode_subclasses_are_processed_with_class_keywords() -> None:
         b: jax.Array = jnp.zeros(1)
 
     n = Node(a=jnp.ones(1))
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError, match=r"__init__\(\) takes 1 positional argument but 2 were given"
+    ):
         Node(jnp.ones(1))  # type: ignore[misc]  # kw_only
     assert n.replace(tag="u").tag == "u"
     s = Sub(a=jnp.ones(1))
@@ -127,7 +129,10 @@ def test_kw_only_slots_order_initvar() -> None:
         (jax.tree_util.GetAttrKey("a"),)
     ]
     assert jdc.replace(s, n=2).n == 2
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'a' of 'S': jaxdc instances are frozen",
+    ):
         s.a = jnp.ones(2)  # type: ignore[misc]
 
     @jdc.pytree_dataclass

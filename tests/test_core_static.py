@@ -85,7 +85,10 @@ def test_stale_list_footgun_cannot_happen() -> None:
         x: jax.Array
         scales: jdc.Static[tuple[float, ...]]
 
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"static field 'scales' of class 'A' got a value of type 'list', which is not hashable",
+    ):
         A(jnp.ones(1), [1.0])  # type: ignore[arg-type]
 
 

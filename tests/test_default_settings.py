@@ -79,6 +79,7 @@ def _pyright_family(name: str, root: Path) -> list[tuple[int, str, str, str]]:
         text=True,
         check=False,
     )
+    checkers.parse_pyright(proc, root, name)  # a run that is no result fails here
     report = json.loads(proc.stdout)
     return [
         (d["range"]["start"]["line"] + 1, d["severity"], d.get("rule", "-"), d["message"])

@@ -226,13 +226,25 @@ def test_the_runner_catches_wrong_docs(tmp_path: Path) -> None:
     only exists in an unrelated block, and an unmarked block are all caught."""
     ok = "<!-- runnable -->\n```python\nx = 1\nprint(x + 1)  # 2\n```\n"
     run_blocks(_write(tmp_path, ok), "_doc_ok")
-    for text, error in [
-        ("<!-- runnable -->\n```python\nprint(1)  # 2\n```\n", AssertionError),
-        ("<!-- runnable: raises TypeError -->\n```python\nx = 1\n```\n", AssertionError),
-        ("<!-- runnable: raises TypeError -->\n```python\n1 / 0\n```\n", ZeroDivisionError),
-        (ok + "<!-- runnable -->\n```python\nprint(x)\n```\n", NameError),
+    for text, error, message in [
+        (
+            "<!-- runnable -->\n```python\nprint(1)  # 2\n```\n",
+            AssertionError,
+            r"printed '1', the comment says '2'",
+        ),
+        (
+            "<!-- runnable: raises TypeError -->\n```python\nx = 1\n```\n",
+            AssertionError,
+            r"doc\.md:3: did not raise TypeError",
+        ),
+        (
+            "<!-- runnable: raises TypeError -->\n```python\n1 / 0\n```\n",
+            ZeroDivisionError,
+            r"division by zero",
+        ),
+        (ok + "<!-- runnable -->\n```python\nprint(x)\n```\n", NameError, r"name 'x' is not"),
     ]:
-        with pytest.raises(error):
+        with pytest.raises(error, match=message):
             run_blocks(_write(tmp_path, text), "_doc_bad")
     continued = ok + "\n<!-- runnable: continued -->\n\n```python\nprint(x)  # 1\n```\n"
     run_blocks(_write(tmp_path, continued), "_doc_continued")

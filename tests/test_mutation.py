@@ -52,7 +52,10 @@ def test_sets_fields_in_post_init() -> None:
 
 def test_is_refused_where_plain_assignment_is() -> None:
     layer = Linear(2)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'w' of 'Linear': jaxdc instances are frozen",
+    ):
         attr(layer, lambda s: s.w).set(jnp.ones(2))
     assert layer.w.tolist() == [0.0, 0.0]
 
@@ -174,7 +177,10 @@ def test_index_paths_follow_any_subscript_and_are_refused_where_assignment_is() 
         attr(new, lambda n: n.layers[i].b).set(jnp.full(2, 7.0))  # a key from the closure
         attr(new, lambda n: n.layers[-1].w).set(jnp.full(2, 8.0))
     assert new.layers[1].b.tolist() == [7.0, 7.0] and new.layers[1].w.tolist() == [8.0, 8.0]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(
+        dataclasses.FrozenInstanceError,
+        match=r"cannot assign to field 'w' of 'Layer': jaxdc instances are frozen",
+    ):
         attr(net, lambda n: n.layers[0].w).set(jnp.zeros(2))  # outside a block: frozen
     assert net.layers[0].w.tolist() == [1.0, 1.0]
 

@@ -3,21 +3,18 @@ what they should.
 
 The sdist is built offline with hatchling (the build backend, in the `dev` extra), and the
 wheel is rebuilt *from the unpacked sdist*, so a file the sdist forgets fails here rather
-than on a user's machine. tests/test_stubs.py installs the wheel and type-checks against it.
+than on a user's machine (the `archives` fixture, conftest.py: built once per session).
+tests/test_stubs.py installs the same wheel and type-checks against it.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import tarfile
 import zipfile
 from email.parser import Parser
 from importlib import metadata
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 # Folders of the checkout the sdist carries whole (a rebuild of the wheel needs them).
@@ -46,31 +43,6 @@ def test_the_version_is_written_in_one_place() -> None:
         if re.search(r"^__version__\s*(:[^=]*)?=\s*['\"]", path.read_text(), re.MULTILINE)
     ]
     assert written == ["rules/_jaxdc_rules/__init__.py"]
-
-
-@pytest.fixture(scope="module")
-def archives(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(sdist, wheel built from the unpacked sdist)."""
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(out)],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-    )
-    (sdist,) = out.glob("jaxdc-*.tar.gz")
-    with tarfile.open(sdist) as archive:
-        safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
-        archive.extractall(out / "unpacked", **safe)  # type: ignore[arg-type]
-    (root,) = (out / "unpacked").iterdir()
-    subprocess.run(
-        [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
-        cwd=root,
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = out.glob("jaxdc-*.whl")
-    return sdist, wheel
 
 
 def _checkout_files(folder: str) -> set[str]:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from checkers import (
@@ -37,6 +38,7 @@ from checkers import (
     expectations,
     load_markers,
     mypy_command,
+    mypy_has,
     pyproject_toml,
     until_workers_start,
     write_files,
@@ -59,18 +61,11 @@ ALONE_TIMEOUT = 30.0  # plus PER_MODULE_TIMEOUT per module, when looking for cul
 _CRASH_MARKERS = ("INTERNAL ERROR", "Traceback (most recent call last)", "Daemon crashed")
 
 
-def _help() -> str:
-    return subprocess.run(
-        [*mypy_command(), "--help"], capture_output=True, text=True, check=False
-    ).stdout
-
-
-_HELP = _help()
 # Cache formats: mypy 2.x writes the fixed-format cache by default; JSON is the option.
 CACHE_FORMATS = {"default": [], "sqlite": ["--sqlite-cache"]}
-if "--no-fixed-format-cache" in _HELP:
+if mypy_has("fixed_format_cache"):
     CACHE_FORMATS["json"] = ["--no-fixed-format-cache"]
-PARALLEL = "--num-workers" in _HELP
+PARALLEL = mypy_has("num_workers")
 
 
 @dataclass(frozen=True)
@@ -199,11 +194,13 @@ def _warm_cache(tmp_path_factory: pytest.TempPathFactory, name: str, flags: Sequ
 
 
 class WarmCaches:
-    """This session's warm caches by format, each made on first use."""
+    """This session's warm caches by format, each made on first use; the default format's
+    is conftest's `warm_cache` (the same prelude and settings: a second one would be an
+    identical cold mypy run over jax)."""
 
-    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory, default: Path) -> None:
         self._factory = tmp_path_factory
-        self._made: dict[str, Path] = {}
+        self._made: dict[str, Path] = {"default": default}
 
     def __getitem__(self, name: str) -> Path:
         if name not in self._made:
@@ -213,8 +210,8 @@ class WarmCaches:
 
 
 @pytest.fixture(scope="session")
-def warm_caches(tmp_path_factory: pytest.TempPathFactory) -> WarmCaches:
-    return WarmCaches(tmp_path_factory)
+def warm_caches(tmp_path_factory: pytest.TempPathFactory, warm_cache: Path) -> WarmCaches:
+    return WarmCaches(tmp_path_factory, warm_cache)
 
 
 def _project(
@@ -320,10 +317,14 @@ def test_a_module_that_does_not_parse_is_reported_not_crashed_on(
 
 # ---- the runtime on the same modules ---------------------------------------------------
 
-# What jaxdc raises for a mistake; anything else escaping from inside jaxdc is a crash.
-# (Outside jaxdc, Python itself may reject a malformed annotation as the class body runs.)
+# What jaxdc raises for a mistake. Only an exception jaxdc raised itself, with a `raise` of
+# one of these types in its own code, is a user error; anything else escaping from inside
+# jaxdc (a TypeError from a call jaxdc made, any other type) is a crash. (Outside jaxdc,
+# Python itself may reject a malformed annotation as the class body runs.)
 _USER_ERRORS = ("TypeError", "ValueError")
 
+# Imports each module; reports (type, message, whether jaxdc was on the way, whether jaxdc
+# raised it: the innermost frame is jaxdc's own `raise` statement).
 _IMPORT_ALL = """
 import importlib, json, sys, traceback
 sys.path.insert(0, sys.argv[1])
@@ -334,11 +335,68 @@ for name in sys.argv[2:]:
     except BaseException as exc:  # noqa: BLE001 - every outcome is reported
         frames = traceback.extract_tb(exc.__traceback__)
         in_jaxdc = any("/jaxdc/" in frame.filename for frame in frames)
-        results[name] = [type(exc).__name__, str(exc)[:300], in_jaxdc]
+        last = frames[-1]
+        raised = "/jaxdc/" in last.filename and (last.line or "").startswith("raise ")
+        results[name] = [type(exc).__name__, str(exc)[:300], in_jaxdc, raised]
     else:
         results[name] = None
 print(json.dumps(results))
 """
+
+
+def _import_all(root: Path, names: Sequence[str]) -> dict[str, list[Any] | None]:
+    """Import the modules under ``root`` in one fresh interpreter (_IMPORT_ALL's report)."""
+    outcome = _run(
+        [PYTHON, "-c", _IMPORT_ALL, str(root), *names], root, BASE_TIMEOUT + 5 * len(names)
+    )
+    assert outcome.run is not None, outcome.problem
+    assert outcome.run.exit_code == 0, outcome.run.stderr
+    results: dict[str, list[Any] | None] = json.loads(outcome.run.stdout)
+    return results
+
+
+def _crash(result: list[Any]) -> bool:
+    """Whether an exception escaping from inside jaxdc is not one jaxdc raised on purpose."""
+    kind, _, in_jaxdc, raised_by_jaxdc = result
+    return bool(in_jaxdc) and not (kind in _USER_ERRORS and raised_by_jaxdc)
+
+
+# Stand-ins for the outcomes the runtime test must tell apart: jaxdc rejecting a mistake,
+# and a TypeError or ValueError from inside jaxdc that jaxdc did not raise (an internal bug).
+_REJECTED = """
+import jaxdc
+
+@jaxdc.pytree_dataclass(frozen=False)
+class A:
+    pass
+"""
+_INTERNAL_TYPE_ERROR = """
+import jaxdc
+import jaxdc._dataclass
+
+jaxdc._dataclass._remove_guard = len  # jaxdc's call raises TypeError, in no `raise` of jaxdc's
+
+@jaxdc.pytree_dataclass
+class A:
+    pass
+"""
+_INTERNAL_VALUE_ERROR = _INTERNAL_TYPE_ERROR.replace("= len", "= lambda cls: int('x')")
+
+
+def test_only_errors_jaxdc_raises_count_as_user_errors(tmp_path: Path) -> None:
+    sources = {
+        "rejected": _REJECTED,
+        "internal_type_error": _INTERNAL_TYPE_ERROR,
+        "internal_value_error": _INTERNAL_VALUE_ERROR,
+    }
+    for name, source in sources.items():
+        (tmp_path / f"{name}.py").write_text(source)
+    results = _import_all(tmp_path, list(sources))
+    rejected, type_error, value_error = (results[name] for name in sources)
+    assert rejected is not None and rejected[:1] == ["TypeError"] and not _crash(rejected)
+    assert "frozen" in rejected[1]
+    assert type_error is not None and type_error[0] == "TypeError" and _crash(type_error)
+    assert value_error is not None and value_error[0] == "ValueError" and _crash(value_error)
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=_batch_id)
@@ -347,14 +405,7 @@ def test_runtime_defines_every_fragment_or_rejects_it_cleanly(
 ) -> None:
     root = tmp_path / "modules"
     _write_batch(root, batch)
-    outcome = _run(
-        [PYTHON, "-c", _IMPORT_ALL, str(root), *(m.name for m in batch)],
-        root,
-        BASE_TIMEOUT + 5 * len(batch),
-    )
-    assert outcome.run is not None, outcome.problem
-    assert outcome.run.exit_code == 0, outcome.run.stderr
-    results = json.loads(outcome.run.stdout)
+    results = _import_all(root, [m.name for m in batch])
     problems = []
     for module in batch:
         result = results[module.name]
@@ -363,8 +414,8 @@ def test_runtime_defines_every_fragment_or_rejects_it_cleanly(
         marked = "# E:" in module.source or ("cross_module" in module.fragments and previous)
         if result is None:
             continue
-        kind, message, in_jaxdc = result
-        if in_jaxdc and kind not in _USER_ERRORS:
+        kind, message, *_ = result
+        if _crash(result):
             problems.append(f"{module.name} {list(module.fragments)}: crash: {kind}: {message}")
         elif not marked:
             problems.append(

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from checkers import PLUGIN_CASES, Project, mypy_command
+from checkers import PLUGIN_CASES, Project, mypy_has
 from test_plugin_config import CONFIGURED, DEFAULT, FILES as CONFIGURABLE, PYPROJECT, TOML_SETTINGS
 
 # `model.Model.key` is static; its type `keys.Key` is a frozen dataclass holding an
@@ -91,10 +91,7 @@ WRONG_TYPE = {("edit.py", 9, "assignment"), ("edit.py", 10, "assignment"), *AFTE
 
 
 def _supports_parallel_checking() -> bool:
-    help_text = subprocess.run(
-        [*mypy_command(), "--help"], capture_output=True, text=True, check=False
-    ).stdout
-    return "--num-workers" in help_text
+    return mypy_has("num_workers")
 
 
 def test_cold_warm_and_parallel_runs_agree(project: Project, warm_cache: Path) -> None:

@@ -59,7 +59,7 @@ def test_pytree_node_is_flax_spelling_of_static() -> None:
     assert kinds.explicit_static(static=True, pytree_node=False) is True
     assert kinds.explicit_static(static_field=True) is True
     assert kinds.explicit_static() is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^\(True, True\)$"):
         kinds.explicit_static(static=True, pytree_node=True)
 
 

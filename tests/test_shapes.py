@@ -61,7 +61,10 @@ def test_dimension_conflict_names_field_class_annotation_value_and_earlier_bindi
 def test_shape_error_is_a_public_value_error() -> None:
     assert issubclass(jdc.ShapeError, ValueError)
     assert issubclass(jdc.ShapeError, AssertionError)  # what jax_dataclasses raised
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ValueError,
+        match=r"field 'y' of class 'Batch': dimension 'n' is 2 here but 3 from field 'x'",
+    ):
         Batch(f32(4, 3), f32(4, 2))
 
 
@@ -160,7 +163,10 @@ def test_dims_on_a_class_without_checks_is_a_type_error() -> None:
 
     with pytest.raises(TypeError, match=r"class 'Plain' has none\. Fix: .*check_shapes=True"):
         jdc.dims(Plain(f32(3)))
-    with pytest.raises(TypeError):
+    with pytest.raises(
+        TypeError,
+        match=r"jaxdc\.dims\(\) needs an instance of a jaxdc class declared with check_shapes=True, got an instance of 'object'",
+    ):
         jdc.dims(object())
 
 
@@ -320,7 +326,10 @@ def test_non_array_leaves_follow_the_documented_rule() -> None:
     sharding = jax.sharding.SingleDeviceSharding(jax.devices()[0])
     Maybe(sharding, sharding)  # neither an array nor a scalar: skipped
     Maybe(np.zeros(3, np.float32), jnp.zeros(3))  # NumPy arrays are checked like JAX's
-    with pytest.raises(jdc.ShapeError):
+    with pytest.raises(
+        jdc.ShapeError,
+        match=r"field 'y' of class 'Maybe': dimension 'n' is 2 here but 3 from field 'x'",
+    ):
         Maybe(np.zeros(3, np.float32), np.zeros(2, np.float32))
 
 
@@ -533,7 +542,9 @@ def test_dims_works_on_transformation_outputs() -> None:
     b = Batch(f32(4, 3), f32(4, 3))
     assert jdc.dims(jax.jit(lambda r: r)(b)) == {"b": 4, "n": 3}
     assert jdc.dims(jax.tree.map(lambda a: a[:2], b)) == {"b": 2, "n": 3}
-    with pytest.raises(jdc.ShapeError):
+    with pytest.raises(
+        jdc.ShapeError, match=r"field 'x' of class 'Batch': expected 2 dimensions, got 3"
+    ):
         jdc.dims(jax.tree.map(lambda a: a[None], b))
 
 

@@ -9,6 +9,7 @@ generated corpus, and of the forms jaxtyping's documentation and tests use, is g
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any
@@ -181,14 +182,20 @@ def _corpus(size: int, seed: int = 0) -> list[str]:
     return sorted(strings)
 
 
+@functools.cache
+def corpus_verdicts(size: int = 3000) -> dict[str, bool]:
+    """The generated corpus, each string with jaxtyping's verdict (the oracle): made once
+    per process, for this test and the plugin's (test_plugin_shapes.py)."""
+    return {s: jaxtyping_accepts(s) for s in _corpus(size)}
+
+
 def test_generated_corpus_agrees_with_jaxtyping() -> None:
-    corpus = _corpus(3000)
-    false_alarms = [s for s in corpus if jaxtyping_accepts(s) and shape_problem(s) is not None]
+    verdicts = corpus_verdicts()
+    corpus = list(verdicts)
+    false_alarms = [s for s in corpus if verdicts[s] and shape_problem(s) is not None]
     # Whether `{n}x` or `{n:3}` evaluates depends on the value filled in (`ax` is a name,
     # `1x` is not), so such strings are given the benefit of the doubt: not misses.
-    misses = [
-        s for s in corpus if not jaxtyping_accepts(s) and shape_problem(s) is None and "{" not in s
-    ]
+    misses = [s for s in corpus if not verdicts[s] and shape_problem(s) is None and "{" not in s]
     assert false_alarms == []
     assert misses == []
     accepted = sum(shape_problem(s) is None for s in corpus)

@@ -24,19 +24,17 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from checkers import Project
+from checkers import Project, run_pyright
 
 FULL = os.environ.get("JAXDC_TEST_FULL") == "1"
 # `jax.tree.static()` (JAX's own field specifier) exists from jax 0.9.1 on.
 JAX_TREE_STATIC = hasattr(importlib.import_module("jax.tree"), "static")
-BIN = Path(sys.executable).parent
 
 STATIC, DATA, REJECTED = "static", "data", "rejected"
 
@@ -237,25 +235,10 @@ def _plugin_verdict(case: Case, codes: set[str]) -> str:
     return DATA if case.inner.arraylike else STATIC
 
 
-_PYRIGHT_LINE = re.compile(r"^\s*(?P<path>.+?):(?P<line>\d+):\d+ - error: ")
-
-
 def _pyright_lines(root: Path) -> set[tuple[str, int]]:
-    proc = subprocess.run(
-        [str(BIN / "pyright"), "--pythonpath", sys.executable, "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
-    found = set()
-    for line in proc.stdout.splitlines():
-        match = _PYRIGHT_LINE.match(line)
-        if match:
-            found.add((Path(match["path"]).stem, int(match["line"])))
-    return found
+    """(module, line) of pyright's errors (run_pyright: a run that is no result
+    fails here rather than reading as "nothing rejected")."""
+    return {(Path(d.file).stem, d.line) for d in run_pyright(root, ["."])}
 
 
 def _write(root: Path) -> None:

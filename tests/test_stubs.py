@@ -98,41 +98,37 @@ def test_editable_install_is_found(tmp_path: Path) -> None:
     _assert_stubs_found(Path(sys.executable), tmp_path, "probe-editable")
 
 
-def test_wheel_install_is_found(tmp_path: Path, checkout_score: float) -> None:
-    """A fresh venv holding only the wheel."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(tmp_path / "dist"),
-            str(REPO),
-        ],
-        check=True,
-        capture_output=True,
-    )
+@pytest.fixture(scope="module")
+def wheel_env(
+    tmp_path_factory: pytest.TempPathFactory, archives: tuple[Path, Path]
+) -> tuple[Path, Path, float]:
+    """(python, site-packages, the checkout's score) of one bare venv: first the checkout's
+    `pyright --verifytypes` score is taken there (the command refuses a package shadowed by
+    a `-stubs` package, the editable layout, so it reads the stubs copied in as the package
+    itself), then the copy is removed and the session's wheel (conftest's `archives`, the
+    one test_packaging.py inspects) is installed in its place."""
+    tmp_path = tmp_path_factory.mktemp("wheel-env")
     python, site = checkers.bare_venv(tmp_path / "env")
-    (wheel,) = (tmp_path / "dist").glob("jaxdc-*.whl")
+    shutil.copytree(STUBS, site / "jaxdc")
+    (site / "jaxdc" / "py.typed").touch()
+    score: float = _verifytypes(python, tmp_path)["completenessScore"]
+    shutil.rmtree(site / "jaxdc")
+    _, wheel = archives
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "-q",
-            "--no-deps",
-            str(wheel),
-        ],
-        check=True,
-        capture_output=True,
+        [*pip, "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
     )
+    return python, site, score
+
+
+@pytest.fixture(scope="module")
+def checkout_score(wheel_env: tuple[Path, Path, float]) -> float:
+    return wheel_env[2]
+
+
+def test_wheel_install_is_found(tmp_path: Path, wheel_env: tuple[Path, Path, float]) -> None:
+    """A fresh venv holding only the wheel."""
+    python, site, checkout_score = wheel_env
     where = subprocess.run(
         [
             str(python),
@@ -172,18 +168,6 @@ def _verifytypes(python: Path, cwd: Path) -> dict[str, Any]:
     )
     report: dict[str, Any] = json.loads(proc.stdout)["typeCompleteness"]
     return report
-
-
-@pytest.fixture(scope="module")
-def checkout_score(tmp_path_factory: pytest.TempPathFactory) -> float:
-    """The checkout's score: `pyright --verifytypes` refuses a package shadowed by a `-stubs`
-    package (the editable layout), so it reads the stubs copied in as the package itself."""
-    tmp_path = tmp_path_factory.mktemp("verifytypes")
-    python, site = checkers.bare_venv(tmp_path / "env")
-    shutil.copytree(STUBS, site / "jaxdc")
-    (site / "jaxdc" / "py.typed").touch()
-    score: float = _verifytypes(python, tmp_path)["completenessScore"]
-    return score
 
 
 def _jaxlib_declares_device() -> bool:

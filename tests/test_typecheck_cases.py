@@ -7,6 +7,7 @@ under Python; one keeps the parity table true.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import checkers
@@ -38,8 +39,17 @@ def test_runtime() -> None:
 
 
 def test_cases_left_out_on_this_jax() -> None:
-    """The cases this jax cannot run (checkers.UNAVAILABLE) exist, and show up as a skip."""
-    assert set(checkers.UNAVAILABLE) <= {case.name for case in checkers.load_cases()}
+    """The cases written for newer jax (checkers.NEEDS_NEWER_JAX) exist and use the API they
+    are left out for; exactly those this jax lacks the API for are left out, as a skip."""
+    sources = {case.name: case.path.read_text() for case in checkers.load_cases()}
+    named = [(case, needs) for needs in checkers.NEEDS_NEWER_JAX for case in needs.cases]
+    assert named, "NEEDS_NEWER_JAX names no case"
+    for case, needs in named:
+        assert case in sources, f"{case}: no such case"
+        assert needs.api in sources[case], f"{case} does not use {needs.api}"
+    left_out = {case for case, needs in named if not needs.available()}
+    assert set(checkers.UNAVAILABLE) == left_out
+    assert left_out.isdisjoint(case.name for case in CASES)
     if checkers.UNAVAILABLE:
         pytest.skip("; ".join(f"{n}: {why}" for n, why in checkers.UNAVAILABLE.items()))
 
@@ -49,3 +59,16 @@ def test_parity_table_is_current() -> None:
     assert document == checkers.render_parity(checkers.load_cases(), document), (
         "docs/checker-parity.md is stale: run `python tests/checkers.py --write-parity`"
     )
+
+
+def test_the_settings_files_name_files_that_exist() -> None:
+    """The cases' checker settings say in comments which harness runs them: the files named
+    there exist (pyrightconfig.json once named a harness that did not)."""
+    named = {
+        (settings.name, path)
+        for settings in sorted(checkers.CASES_DIR.glob("*"))
+        if settings.suffix in {".json", ".toml", ".ini"}
+        for path in re.findall(r"\b(?:tests|tools|downstream)/[\w/]+\.py\b", settings.read_text())
+    }
+    assert named, "no settings file names the harness"
+    assert [(s, p) for s, p in sorted(named) if not (checkers.REPO / p).is_file()] == []

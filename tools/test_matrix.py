@@ -13,8 +13,9 @@ failing leg does not hide the others.
 
 Venvs live in `.venv-matrix/<leg>/` and are reused while pyproject.toml, the leg's
 constraints and the interpreter are unchanged. Each leg leaves `versions.txt` (pip freeze)
-and `pytest.log` there, and the run writes `.venv-matrix/summary.md`. Stdlib only: it runs
-on whichever Python starts it.
+and `pytest.log` there, and the run writes `.venv-matrix/summary.md`; a run of every leg
+with no pytest arguments also writes it into README.md (the `test-matrix` block). Stdlib
+only: it runs on whichever Python starts it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import docblocks  # tools/docblocks.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 MATRIX = REPO / ".venv-matrix"
@@ -194,7 +197,20 @@ def main() -> int:
     table += [f"| {n} | {r} | {v} | {i:.0f} | {t:.0f} |" for n, r, v, i, t in rows]
     (MATRIX / "summary.md").write_text("\n".join(table) + "\n")
     print("\n".join(["", *table]))
+    if not args.legs and not pytest_args:  # a full run is the README's record (issue 20)
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+        record_in_readme(REPO / "README.md", table, commit or "unknown")
     return 1 if failed else 0
+
+
+def record_in_readme(readme: Path, table: list[str], commit: str) -> None:
+    """Write a full run's table into README's `test-matrix` block, after the machine, the
+    Python running this script, the date and the commit (each leg's versions are in it)."""
+    where = docblocks.provenance().replace("Measured on", "Run by `make test-matrix` on", 1)
+    record = [f"{where} Commit {commit}.", "", *table]
+    docblocks.replace_block(readme, "test-matrix", "\n".join(record))
 
 
 if __name__ == "__main__":
