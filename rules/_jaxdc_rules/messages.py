@@ -265,6 +265,13 @@ FIELD_STATIC_AND_EXCLUDED = (
 )
 
 
+FIELD_CONVERTER_AND_EXCLUDED = (
+    "jaxdc.field(converter=..., pytree=False): a field left out of the pytree holds its "
+    "default, unconverted, after jit, vmap or tree_map (unflatten never calls a converter). "
+    "Fix: give the field its converted default and drop converter=."
+)
+
+
 def field_static_and_pytree_node(static: bool, pytree_node: bool) -> str:
     """``field(static=..., pytree_node=...)`` saying opposite things."""
     return (
