@@ -78,6 +78,7 @@ PLUGIN_LAYERS = {
     "fields": 2,
     "describe": 2,
     "shapes": 3,
+    "converters": 3,
     "checks": 4,
     "types_walk": 4,
     "jit": 5,

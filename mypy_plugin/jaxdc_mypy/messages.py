@@ -85,3 +85,11 @@ def read_only_note(name: str, cls: str) -> ErrorMessage:
 
 def jax_jit_ignores_static(param: str, function: str) -> ErrorMessage:
     return ErrorMessage(text.jax_jit_ignores_static(param, function), codes.JIT)
+
+
+def converter_returns(
+    field: str, cls: str, converter: str, returns: str, declared: str
+) -> ErrorMessage:
+    return ErrorMessage(
+        text.converter_returns(field, cls, converter, returns, declared), codes.CONVERTER
+    )

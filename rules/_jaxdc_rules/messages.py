@@ -272,6 +272,16 @@ FIELD_CONVERTER_AND_EXCLUDED = (
 )
 
 
+def converter_returns(field: str, cls: str, converter: str, returns: str, declared: str) -> str:
+    """A converter whose return type the field's declared type does not accept (mypy plugin;
+    pyright, basedpyright and ty report the same mistake in their own words)."""
+    return (
+        f"the converter {converter} of field '{field}' of class '{cls}' returns '{returns}', "
+        f"which the field's type '{declared}' does not accept: the field holds what the "
+        f"converter returns. Fix: declare the field '{returns}', or convert to '{declared}'."
+    )
+
+
 def field_static_and_pytree_node(static: bool, pytree_node: bool) -> str:
     """``field(static=..., pytree_node=...)`` saying opposite things."""
     return (
