@@ -54,8 +54,10 @@ def make_dataclass(ctx: ClassDefContext) -> bool:
     return dataclass_class_maker_callback(ctx)
 
 
-# The method mypy's dataclasses plugin adds to type `dataclasses.replace(obj, ...)`.
-GENERATED_REPLACE_METHODS = ("__replace__", "__mypy-replace")
+# The static method mypy's dataclasses plugin adds to every dataclass to type
+# `dataclasses.replace(obj, ...)` (every field, as a keyword), and `__replace__` (3.13).
+INTERNAL_REPLACE = "__mypy-replace"
+GENERATED_REPLACE_METHODS = ("__replace__", INTERNAL_REPLACE)
 
 
 def without_type_variables(typ: Type) -> Type:

@@ -12,8 +12,8 @@ parameters to the converter's input, as the typing spec says and the other check
   arguments, any other type variable becomes ``Any``;
 - a lambda, an untyped function, or any other expression: ``Any``.
 
-Inherited converter fields take the type from the base's (already retyped) ``__init__``,
-so a base read from mypy's cache needs nothing but mypy's own data. The converter's
+Inherited converter fields take the type from the base's (already retyped) methods, so a
+base read from mypy's cache needs nothing but mypy's own data. The converter's
 return type is checked against the field's type (``jaxdc-converter``) by ``checks``.
 """
 
@@ -25,9 +25,11 @@ from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
     ARG_STAR,
+    AssignmentStmt,
     Decorator,
     Expression,
     FuncDef,
+    NameExpr,
     OverloadedFuncDef,
     RefExpr,
     SymbolNode,
@@ -48,7 +50,7 @@ from mypy.types import (
 from mypy.typevars import fill_typevars
 
 from . import compat
-from .fields import converter_argument, declaring_statements, pytree_fields
+from .fields import converter_argument, pytree_fields
 
 _ANY = AnyType(TypeOfAny.special_form)
 _GENERATED = ("__init__", *compat.GENERATED_REPLACE_METHODS)
@@ -83,12 +85,14 @@ def converter_of(expr: Expression, field_type: Type | None) -> Converter:
 def own_converters(info: TypeInfo) -> dict[str, tuple[Expression, Converter]]:
     """The converter fields ``info`` declares itself, with the converter's expression."""
     found = {}
-    for name, stmt in declaring_statements(info).items():
-        expr = converter_argument(stmt.rvalue)
-        if expr is not None:
-            var = info.names[name].node
-            field_type = var.type if isinstance(var, Var) else None
-            found[name] = (expr, converter_of(expr, field_type))
+    for stmt in info.defn.defs.body:  # fields and InitVars (whose converter runs too)
+        if not isinstance(stmt, AssignmentStmt) or len(stmt.lvalues) != 1:
+            continue
+        target, expr = stmt.lvalues[0], converter_argument(stmt.rvalue)
+        if expr is not None and isinstance(target, NameExpr):
+            sym = info.names.get(target.name)
+            field_type = sym.type if sym is not None else None
+            found[target.name] = (expr, converter_of(expr, field_type))
     return found
 
 
@@ -100,50 +104,71 @@ def retype_generated_methods(info: TypeInfo) -> None:
         return
     for method in _GENERATED:
         sym = info.names.get(method)
-        func = sym.node if sym is not None and sym.plugin_generated else None
-        if not isinstance(func, FuncDef) or not isinstance(func.type, CallableType):
+        if sym is None or not sym.plugin_generated:
+            continue
+        func = _function(sym.node)
+        if func is None or not isinstance(func.type, CallableType):
             continue
         types = [
             inputs.get(name, typ) if name else typ
             for name, typ in zip(func.type.arg_names, func.type.arg_types, strict=True)
         ]
         func.type = func.type.copy_modified(arg_types=types)
+        if isinstance(sym.node, Decorator):  # a static method: its Var holds the type too
+            sym.node.var.type = func.type
         for argument in func.arguments:
             if argument.variable.name in inputs:
                 argument.variable.type = argument.type_annotation = inputs[argument.variable.name]
 
 
+def _function(node: SymbolNode | None) -> FuncDef | None:
+    """A generated method's function (a static method is wrapped in a Decorator)."""
+    if isinstance(node, Decorator):
+        return node.func
+    return node if isinstance(node, FuncDef) else None
+
+
 def init_input_types(instance: Instance) -> dict[str, Type]:
-    """The converter fields of ``instance``'s class and what ``__init__`` takes for each, as
-    seen on ``instance`` (what ``replace`` takes for them, too)."""
-    init = instance.type.get_method("__init__")
-    if not isinstance(init, FuncDef) or not isinstance(init.type, CallableType):
-        return {}
+    """The converter fields of ``instance``'s class and what each takes, as seen on
+    ``instance`` (what ``replace`` takes for them)."""
     wanted = {f.name for f in pytree_fields(instance.type) if f.converter}
-    owner = init.info
+    if not wanted:
+        return {}
+    owner = next((base for base in instance.type.mro if _retyped(base) is not None), None)
+    if owner is None:
+        return {}
     return {
         name: compat.as_seen_from(typ, instance, owner)
-        for name, typ in zip(init.type.arg_names, init.type.arg_types, strict=True)
+        for name, typ in _retyped(owner) or ()
         if name in wanted
     }
 
 
 def _input_types(info: TypeInfo) -> dict[str, Type]:
     """Own converter fields from their converters; inherited ones from the declaring base's
-    generated ``__init__``."""
+    retyped methods."""
     own = own_converters(info)
     inputs = {name: converter.takes for name, (_, converter) in own.items()}
     instance = compat.self_instance(info)
     for field in pytree_fields(info):
         if not field.converter or field.name in inputs or field.owner is info:
             continue
-        base_init = field.owner.names.get("__init__")
-        func = base_init.node if base_init is not None else None
-        if isinstance(func, FuncDef) and isinstance(func.type, CallableType):
-            if field.name in func.type.arg_names:
-                typ = func.type.arg_types[func.type.arg_names.index(field.name)]
-                inputs[field.name] = compat.as_seen_from(typ, instance, field.owner)
+        for name, typ in _retyped(field.owner) or ():
+            if name == field.name:
+                inputs[name] = compat.as_seen_from(typ, instance, field.owner)
     return inputs
+
+
+def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:
+    """(field, type) of the method mypy adds to every dataclass to type
+    ``dataclasses.replace``, which ``retype_generated_methods`` retyped: there whether or not
+    the class has its own ``__init__``, and in mypy's cache for a class read from it."""
+    sym = info.names.get(compat.INTERNAL_REPLACE)
+    func = _function(sym.node) if sym is not None else None
+    if func is None or not isinstance(func.type, CallableType):
+        return None
+    typ = func.type
+    return [(n, t) for n, t in zip(typ.arg_names, typ.arg_types, strict=True) if n is not None]
 
 
 def _signature(expr: Expression) -> tuple[FunctionLike | None, TypeInfo | None]:
