@@ -49,7 +49,7 @@ FILES = {
             c: Static[tuple[int, ...]] = field(default=[1], converter=tuple)
             d: Static[int] = field(default="2", converter=int)
             e: Static[float] = field(default=1, converter=float)
-            f: Static[int] = field(default=0, converter=functools.partial(int, base=10))
+            f: Static[int] = field(default="0", converter=functools.partial(int, base=10))
             g: Static[int] = field(default=0, converter=ident)
             h: jax.Array = field(default=0.0, converter=jnp.asarray)
 
