@@ -25,3 +25,9 @@ CONVERTER = ErrorCode(
     "A field converter whose return type the field's type does not accept",
     "jaxdc",
 )
+# Reported only with `warn_float_statics = true`, like `jaxdc-any` with `check_any`.
+FLOAT_STATIC = ErrorCode(
+    "jaxdc-float-static",
+    "Static field or jit parameter typed float or complex (warn_float_statics = true)",
+    "jaxdc",
+)
