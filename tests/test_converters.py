@@ -15,6 +15,7 @@ import inspect
 import pickle
 import re
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,7 @@ import jaxdc as jdc
 import numpy as np
 import pytest
 from _jaxdc_rules import messages
+from jaxdc._tracebacks import GENERATED_DIR
 from jaxtyping import Array, Float
 
 
@@ -208,3 +210,22 @@ def test_a_class_without_converters_gets_the_same_init() -> None:
 
     source = inspect.getsource(Plain.__init__)
     assert "_jx_c_" not in source and "_jx_c_" not in Plain.__jaxdc_replace__.__source__
+
+
+def test_a_failing_converter_shows_the_generated_line_then_the_converter() -> None:
+    def positive(value: int) -> int:
+        if value <= 0:
+            raise ValueError(f"{value} is not positive")
+        return value
+
+    @jdc.pytree_dataclass
+    class Count:
+        n: jdc.Static[int] = jdc.field(converter=positive)
+
+    for call in (lambda: Count(0), lambda: jdc.replace(Count(1), n=-1)):
+        with pytest.raises(ValueError, match="is not positive") as info:
+            call()
+        frames = traceback.extract_tb(info.value.__traceback__)
+        generated = [f for f in frames if f.filename.startswith(GENERATED_DIR)]
+        assert "_jx_c_n(" in generated[-1].line  # the conversion, as written
+        assert frames[-1].name == "positive"
