@@ -3,7 +3,8 @@ every kind of converter (issue 18; typecheck_cases/converter_*.py hold the one-m
 
 A base class in one module, read from the cache on the second run, is subclassed and
 constructed in another: inherited converter fields must keep the converter's input type
-(the plugin reads it from the base's methods mypy cached, not from the source).
+(the plugin reads it from the base's methods mypy cached, not from the source). A
+`PyTreeNode` subclass is constructed above its class statement too, before mypy checks it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,11 @@ FILES = {
         from base import Base, Custom, Gen, WithInitVar
 
 
+        def early() -> None:  # checked before the class: typed by the constructor hook
+            Sub(np.zeros(2), b="3", z="4")
+            Sub("x")  # E: mypy-plugin arg-type
+
+
         class Sub(Base, jaxdc.PyTreeNode):
             z: jaxdc.Static[int] = jaxdc.field(default="0", converter=int)
 
@@ -101,6 +107,25 @@ FILES = {
         jaxdc.replace(Sub(1.0), b=5)  # E: mypy-plugin arg-type
         jaxdc.replace(Custom(3), n=4)  # E: mypy-plugin arg-type
         Gen[int]("x")  # E: mypy-plugin arg-type
+        """,
+    # mypy types (and caches) Node's constructor at the guarded call above the class,
+    # before the plugin retypes it when mypy checks the class: the cache must be dropped.
+    "early.py": """
+        import jax
+        import numpy as np
+
+        import jaxdc
+
+        BUILD_EXAMPLE = None
+        EXAMPLE = [Node(np.zeros(2))] if BUILD_EXAMPLE else None  # E: mypy-plugin used-before-def
+
+
+        class Node(jaxdc.PyTreeNode):
+            w: jax.Array = jaxdc.field(converter=jaxdc.as_array)
+
+
+        Node(np.zeros(2))
+        Node("x")  # E: mypy-plugin arg-type
         """,
 }
 

@@ -69,6 +69,13 @@ INTERNAL_REPLACE = "__mypy-replace"
 GENERATED_REPLACE_METHODS = ("__replace__", INTERNAL_REPLACE)
 
 
+def forget_constructor_type(info: TypeInfo) -> None:
+    """Drop the constructor type mypy (>= 1.16) caches per class, after its ``__init__``
+    changed."""
+    if getattr(info, "type_object_type", None) is not None:
+        info.type_object_type = None
+
+
 def without_type_variables(typ: Type) -> Type:
     """``typ`` with every type variable replaced by ``Any``."""
     return erase_typevars(typ)

@@ -119,6 +119,7 @@ def retype_generated_methods(info: TypeInfo) -> None:
         for argument in func.arguments:
             if argument.variable.name in inputs:
                 argument.variable.type = argument.type_annotation = inputs[argument.variable.name]
+    compat.forget_constructor_type(info)
 
 
 def _function(node: SymbolNode | None) -> FuncDef | None:

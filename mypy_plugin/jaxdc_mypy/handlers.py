@@ -126,7 +126,8 @@ class Handlers:
         # mypy simulates `Base.__init_subclass__(**class_keywords)` for every class, after
         # its body: the moment to check an undecorated PyTreeNode subclass. mypy builds
         # its dataclass methods with no hook after, so converter fields are retyped here:
-        # before the code after the class, not before code above it that constructs it.
+        # before the code after the class and function bodies, not before module-level
+        # code above it that constructs it.
         info = self._subclass_of_call(ctx)
         if (
             info is not None
