@@ -337,6 +337,7 @@ def _wrong_kinds() -> list[WrongKind]:
         w("field", lambda: jdc.field(metadata=[1]), "metadata=...", "an instance of 'list'"),
         w("field", lambda: jdc.field(static="yes"), "static=...", "('yes')"),
         w("field", lambda: jdc.field(pytree=1), "pytree=...", "'int' (1)"),
+        w("field", lambda: jdc.field(converter="int"), "converter=...", "'str' ('int')"),
         w(
             "static_field",
             lambda: jdc.static_field(default_factory=[]),
@@ -387,6 +388,7 @@ NOT_FUNCTIONS = {
     "MigrationWarning": "a warning class",
     "ShapeError": "an exception class",
     "Static": "a typing alias: Static[T] is typing's own subscription",
+    "as_array": "jnp.asarray itself (its own TypeError)",
     "asdict": "dataclasses.asdict itself (its own TypeError)",
     "astuple": "dataclasses.astuple itself (its own TypeError)",
     "fields": "dataclasses.fields itself (its own TypeError)",

@@ -24,6 +24,7 @@ from mypy.types import Instance, NoneType, Type, UnionType, get_proper_type
 
 from . import compat, messages, names
 from .config import ClassNames, PluginConfig
+from .converters import own_converters
 from .describe import Describer, class_name
 from .fields import PytreeField, declaring_statements, pytree_fields
 from .shapes import ShapeChecker
@@ -165,6 +166,7 @@ class ClassChecker:
                     message.report(api, _where(info, field))
             else:
                 self._check_data(rules, field, info, typ, api)
+        _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
 
     def float_static(self, typ: Type) -> str | None:
@@ -235,6 +237,31 @@ def _why_unresolved(name: str, modules: dict[str, MypyFile]) -> str | None:
     except (ImportError, ValueError):
         found = False
     return None if found else f"names module '{parts[0]}', which is not installed"
+
+
+def _check_converters(info: TypeInfo, instance: Instance, api: CheckerPluginInterface) -> None:
+    """Each converter ``info`` declares returns what its field accepts (for an overloaded
+    converter, at least one overload does: which one applies depends on the value)."""
+    for name, (expr, converter) in own_converters(info).items():
+        declared = compat.member_type(instance, name)
+        if declared is None or not converter.returns:
+            continue
+        if not any(compat.fits(returned, declared) for returned in converter.returns):
+            shown = " | ".join(compat.format_type(r, api.options) for r in converter.returns)
+            message = messages.converter_returns(
+                name,
+                class_name(info),
+                _converter_name(expr),
+                shown,
+                compat.format_type(declared, api.options),
+            )
+            message.report(api, expr)
+
+
+def _converter_name(expr: Expression) -> str:
+    return (
+        f"'{expr.fullname.rpartition('.')[2]}'" if isinstance(expr, RefExpr) else "(an expression)"
+    )
 
 
 def _stdlib_dataclass_decorator(defn: ClassDef) -> Expression | None:

@@ -20,6 +20,11 @@ ANY = ErrorCode("jaxdc-any", "Pytree data field typed Any (check_any = true)", "
 DECORATOR = ErrorCode(
     "jaxdc-decorator", "A jaxdc class also decorated with @dataclasses.dataclass", "jaxdc"
 )
+CONVERTER = ErrorCode(
+    "jaxdc-converter",
+    "A field converter whose return type the field's type does not accept",
+    "jaxdc",
+)
 # Reported only with `warn_float_statics = true`, like `jaxdc-any` with `check_any`.
 FLOAT_STATIC = ErrorCode(
     "jaxdc-float-static",

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 
 import mypy
+from mypy.erasetype import erase_typevars
 from mypy.errorcodes import ErrorCode
 from mypy.errors import ErrorInfo
 from mypy.expandtype import expand_type_by_instance
@@ -28,9 +29,10 @@ from mypy.nodes import (
 )
 from mypy.options import Options
 from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContext
-from mypy.plugins.dataclasses import dataclass_tag_callback
+from mypy.plugins.dataclasses import dataclass_class_maker_callback, dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_trigger
+from mypy.subtypes import is_subtype
 from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeVarId, TypeVarType
 from mypy.typevars import fill_typevars
 
@@ -52,6 +54,36 @@ def tag_dataclass(ctx: ClassDefContext) -> None:
 def tag_stdlib_dataclass(ctx: ClassDefContext) -> None:
     """What mypy's pass-1 hook for ``@dataclasses.dataclass`` does (ours replaces it)."""
     dataclass_tag_callback(ctx)
+
+
+def make_dataclass(ctx: ClassDefContext) -> bool:
+    """What mypy does after semantic analysis for a ``dataclass_transform`` decorator (build
+    ``__init__``, ``__replace__``, ...); a hook of ours for the decorator replaces it. False:
+    not ready yet, mypy calls again."""
+    return dataclass_class_maker_callback(ctx)
+
+
+# The static method mypy's dataclasses plugin adds to every dataclass to type
+# `dataclasses.replace(obj, ...)` (every field, as a keyword), and `__replace__` (3.13).
+INTERNAL_REPLACE = "__mypy-replace"
+GENERATED_REPLACE_METHODS = ("__replace__", INTERNAL_REPLACE)
+
+
+def forget_constructor_type(info: TypeInfo) -> None:
+    """Drop the constructor type mypy (>= 1.16) caches per class, after its ``__init__``
+    changed."""
+    if getattr(info, "type_object_type", None) is not None:
+        info.type_object_type = None
+
+
+def without_type_variables(typ: Type) -> Type:
+    """``typ`` with every type variable replaced by ``Any``."""
+    return erase_typevars(typ)
+
+
+def fits(typ: Type, declared: Type) -> bool:
+    """Whether a value of type ``typ`` may be stored where ``declared`` is expected."""
+    return is_subtype(typ, declared)
 
 
 def self_type_variable(info: TypeInfo, method: str) -> TypeVarType:
@@ -149,6 +181,14 @@ def dataclass_initvars(info: TypeInfo) -> list[tuple[str, bool]]:
     """(name, has_default) of every InitVar pseudo-field, from the same internal JSON."""
     attributes = info.metadata.get("dataclass", {}).get("attributes", [])
     return [(a["name"], a.get("has_default", False)) for a in attributes if a.get("is_init_var")]
+
+
+def as_seen_from(typ: Type, instance: Instance, owner: TypeInfo) -> Type:
+    """``typ``, written in class ``owner`` (a base of ``instance``'s class), as seen on
+    ``instance`` (its type variables replaced by ``instance``'s arguments)."""
+    if owner is not instance.type:
+        instance = map_instance_to_supertype(instance, owner)
+    return expand_type_by_instance(typ, instance)
 
 
 def member_type(instance: Instance, name: str) -> Type | None:

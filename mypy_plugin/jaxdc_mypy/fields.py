@@ -47,6 +47,8 @@ class PytreeField(NamedTuple):
     kind: str
     owner: TypeInfo
     """The class that declared it last (the type to read and expand)."""
+    converter: bool = False
+    """Declared with ``field(converter=...)`` (see ``converters``)."""
 
 
 def record_fields(ctx: ClassDefContext) -> list[str] | None:
@@ -70,6 +72,8 @@ def record_fields(ctx: ClassDefContext) -> list[str] | None:
                 return None
             is_static_annotation = False
         kinds[name] = {"kind": _kind(stmt.rvalue, is_static_annotation)}
+        if converter_argument(stmt.rvalue) is not None:
+            kinds[name]["converter"] = True
     info.metadata[names.METADATA_KEY] = {"fields": kinds}
     return list(kinds)
 
@@ -89,7 +93,7 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
         for name, entry in stored["fields"].items():
             previous = merged.pop(name, None)
             kind = inherited_kind(previous and previous.kind, entry["kind"])
-            merged[name] = PytreeField(name, kind, base)
+            merged[name] = PytreeField(name, kind, base, entry.get("converter", False))
     return list(merged.values())
 
 
@@ -114,6 +118,20 @@ def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
             assert isinstance(stmt, AssignmentStmt)
             found[name] = stmt
     return found
+
+
+def converter_argument(rvalue: Expression) -> Expression | None:
+    """The ``converter=`` argument of a jaxdc field specifier's call, if any."""
+    if (
+        isinstance(rvalue, CallExpr)
+        and isinstance(rvalue.callee, RefExpr)
+        and rvalue.callee.fullname in _CONVERTER_SPECIFIERS
+    ):
+        for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True):
+            if name == "converter":
+                is_none = isinstance(arg, NameExpr) and arg.fullname == "builtins.None"
+                return None if is_none else arg
+    return None
 
 
 def _field_name(stmt: object, info: TypeInfo) -> str | None:
@@ -151,6 +169,8 @@ _FIELD_SPECIFIERS = frozenset(
         names.JAX_TREE_STATIC,
     }
 )
+# Field specifiers that take `converter=`.
+_CONVERTER_SPECIFIERS = frozenset({names.FIELD, names.STATIC_FIELD})
 # Field specifiers whose fields are always static: jax_dataclasses' `static_field()` and
 # JAX's `jax.tree.static()`.
 _STATIC_SPECIFIERS = frozenset({names.STATIC_FIELD, names.JAX_TREE_STATIC})

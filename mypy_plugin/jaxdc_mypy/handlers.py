@@ -26,6 +26,7 @@ from mypy.types import Type
 from . import compat, dataclass_options, names
 from .checks import ClassChecker
 from .config import PluginConfig
+from .converters import retype_generated_methods
 from .fields import record_fields
 from .jit import JitChecker, check_jax_jit
 from .mutation import check_attr_call, check_field_assignment, copy_type
@@ -92,6 +93,14 @@ class Handlers:
         ``register_dataclass``, ...): a data field may hold one."""
         ctx.cls.info.metadata[names.PYTREE_METADATA_KEY] = {}
 
+    def make_dataclass(self, ctx: ClassDefContext) -> bool:
+        """A decorated class, after semantic analysis: mypy builds its dataclass methods
+        (our hook replaces mypy's own), then converter fields get their input types."""
+        ready = compat.make_dataclass(ctx)
+        if ready:
+            retype_generated_methods(ctx.cls.info)
+        return ready
+
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
         dataclass_options.record(info, keywords)
@@ -115,13 +124,17 @@ class Handlers:
 
     def check_subclass(self, ctx: MethodContext) -> Type:
         # mypy simulates `Base.__init_subclass__(**class_keywords)` for every class, after
-        # its body: the moment to check an undecorated PyTreeNode subclass.
+        # its body: the moment to check an undecorated PyTreeNode subclass. mypy builds
+        # its dataclass methods with no hook after, so converter fields are retyped here:
+        # before the code after the class and function bodies, not before module-level
+        # code above it that constructs it.
         info = self._subclass_of_call(ctx)
         if (
             info is not None
             and names.METADATA_KEY in info.metadata
             and not _is_decorated(info.defn)
         ):
+            retype_generated_methods(info)
             self._classes.check(info, ctx.api)
         return ctx.default_return_type
 

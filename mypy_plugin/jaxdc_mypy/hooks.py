@@ -112,6 +112,11 @@ class JaxdcPlugin(Plugin):
             return self._handlers.record_jax_pytree
         return None
 
+    def get_class_decorator_hook_2(self, fullname: str) -> Callable[[ClassDefContext], bool] | None:
+        """After semantic analysis: mypy's dataclass processing, then converter fields'
+        ``__init__`` parameters retyped (``converters``)."""
+        return self._handlers.make_dataclass if fullname in names.DECORATORS else None
+
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         sym = self.lookup_fully_qualified(fullname)
         base = sym.node if sym is not None else None

@@ -94,3 +94,11 @@ def float_static_parameter(param: str, function: str, type_: str, kind: str) -> 
 
 def jax_jit_ignores_static(param: str, function: str) -> ErrorMessage:
     return ErrorMessage(text.jax_jit_ignores_static(param, function), codes.JIT)
+
+
+def converter_returns(
+    field: str, cls: str, converter: str, returns: str, declared: str
+) -> ErrorMessage:
+    return ErrorMessage(
+        text.converter_returns(field, cls, converter, returns, declared), codes.CONVERTER
+    )

@@ -49,6 +49,7 @@ from mypy.types import (
 )
 
 from . import compat, names
+from .converters import init_input_types
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
 
 
@@ -190,15 +191,16 @@ def _keywords(obj: Type) -> tuple[list[str | None], list[ArgKind], list[Type]] |
 def _fields_keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:
     """What replace takes, as the runtime does: the fields the pytree carries (``init=False``
     ones too; a ``pytree=False`` field's new value would revert to its default after
-    ``jit``), optional; and the InitVars ``__post_init__`` is given again, required when
-    they have no default (a class with its own ``__init__`` takes none: replace does not
-    run its ``__post_init__``)."""
+    ``jit``), optional, each of its converter's input type if it has one; and the InitVars
+    ``__post_init__`` is given again, required when they have no default (a class with its
+    own ``__init__`` takes none: replace does not run its ``__post_init__``)."""
     accepted: list[str | None] = []
     kinds: list[ArgKind] = []
     types: list[Type] = []
     excluded = {f.name for f in pytree_fields(instance.type) if f.kind == EXCLUDED}
+    converted = init_input_types(instance)  # a converter field takes the converter's input
     for name, _ in compat.dataclass_fields(instance.type):
-        typ = compat.member_type(instance, name)
+        typ = converted.get(name) or compat.member_type(instance, name)
         if typ is not None and name not in excluded:
             accepted.append(name)
             kinds.append(ARG_NAMED_OPT)

@@ -287,6 +287,23 @@ FIELD_STATIC_AND_EXCLUDED = (
 )
 
 
+FIELD_CONVERTER_AND_EXCLUDED = (
+    "jaxdc.field(converter=..., pytree=False): a field left out of the pytree holds its "
+    "default, unconverted, after jit, vmap or tree_map (unflatten never calls a converter). "
+    "Fix: give the field its converted default and drop converter=."
+)
+
+
+def converter_returns(field: str, cls: str, converter: str, returns: str, declared: str) -> str:
+    """A converter whose return type the field's declared type does not accept (mypy plugin;
+    pyright, basedpyright and ty report the same mistake in their own words)."""
+    return (
+        f"the converter {converter} of field '{field}' of class '{cls}' returns '{returns}', "
+        f"which the field's type '{declared}' does not accept: the field holds what the "
+        f"converter returns. Fix: declare the field '{returns}', or convert to '{declared}'."
+    )
+
+
 def field_static_and_pytree_node(static: bool, pytree_node: bool) -> str:
     """``field(static=..., pytree_node=...)`` saying opposite things."""
     return (

@@ -13,6 +13,7 @@ from dataclasses import asdict, astuple, fields, is_dataclass
 
 from _jaxdc_rules import __version__ as __version__  # the one place the version is written
 
+from jaxdc._convert import as_array
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
@@ -33,6 +34,7 @@ __all__ = [
     "PytreeDataclassDecorator",
     "ShapeError",
     "Static",
+    "as_array",
     "asdict",
     "astuple",
     "attr",

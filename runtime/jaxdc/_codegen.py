@@ -20,6 +20,7 @@ from typing import Any
 from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
+from jaxdc._field import converter_of
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
@@ -156,6 +157,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     assigned: set[str] = set()
     excluded = {f.name for f in spec.excluded}
     for f in dc_fields:
+        converter = converter_of(f)
         if f.init:
             if f.default_factory is not dataclasses.MISSING:
                 ns[f"_jx_f_{f.name}"] = f.default_factory
@@ -178,11 +180,15 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         elif f.default_factory is not dataclasses.MISSING:
             ns[f"_jx_f_{f.name}"] = f.default_factory
             body.append(f"    {f.name} = _jx_f_{f.name}()")
-        elif f.default is not dataclasses.MISSING and not spec.cached:
-            ns[f"_jx_d_{f.name}"] = f.default  # slots: no class attribute holds the default
+        elif f.default is not dataclasses.MISSING and (converter or not spec.cached):
+            # slots: no class attribute holds the default; a converter: it is converted
+            ns[f"_jx_d_{f.name}"] = f.default
             body.append(f"    {f.name} = _jx_d_{f.name}")
         else:
             continue
+        if converter is not None:  # on the value given or the default, as the spec says
+            ns[f"_jx_c_{f.name}"] = converter
+            body.append(f"    {f.name} = _jx_c_{f.name}({f.name})")
         if f.name not in spec.initvars:
             body.append(f"    _jx_set({f.name!r}, {f.name})")
             assigned.add(f.name)
@@ -295,7 +301,8 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     with the InitVars given (or their defaults), except for classes with a custom
     `__init__`, whose construction protocol lacks it. A field left out of the pytree
     (`pytree=False`) cannot be given: its value would silently revert to its default after
-    `jit`. (`init=False` fields are carried in the pytree, so they can be.)
+    `jit`. (`init=False` fields are carried in the pytree, so they can be.) A field's
+    converter (`field(converter=...)`) is called on its new value, as `__init__` would.
     """
     cls = spec.cls
     names = [f.name for f in spec.fields]
@@ -321,7 +328,14 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     if reuse_aux:
         lines.append("    _jx_static_changed = False")
     lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
-    branches = [(n, f"{n} = _jx_v") for n in settable + initvars]
+    converters = {}
+    for n, f in cls.__dataclass_fields__.items():  # type: ignore[attr-defined]
+        if (converter := converter_of(f)) is not None:
+            converters[n] = ns[f"_jx_c_{n}"] = converter
+    branches = [
+        (n, f"{n} = _jx_c_{n}(_jx_v)" if n in converters else f"{n} = _jx_v") for n in settable
+    ]
+    branches += [(n, f"{n} = _jx_v") for n in initvars]
     branches += [(n, f"_jx_refused(_jx_obj, {n!r})") for n in refused]
     for i, (n, action) in enumerate(branches):
         flag = "; _jx_static_changed = True" if reuse_aux and n in spec.static else ""
@@ -330,6 +344,8 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     lines.append(f"        else: {unknown}" if branches else f"        {unknown}")
     for n in initvars:
         lines += [f"    if {n} is _jx_U:", f"        _jx_initvar_missing(_jx_obj, {n!r})"]
+        if n in converters:  # given or its default, as __init__ converts them
+            lines.append(f"    {n} = _jx_c_{n}({n})")
     lines += ["    _jx_new_obj = _jx_new(_jx_cls)", "    _jx_set = _jx_bind(_jx_new_obj)"]
     lines += [f"    _jx_set({n!r}, {n})" for n in names]
     if post_init:

@@ -2,7 +2,8 @@
 
 The kinds are stored in the field's metadata, which is what other tools read:
 `{"static": True}` is the key `jax.tree_util.register_dataclass` understands, and
-`{"jaxdc.pytree": False}` marks a field that is left out of the pytree entirely. flax's
+`{"jaxdc.pytree": False}` marks a field that is left out of the pytree entirely, and
+`{"jaxdc.converter": f}` holds the function `converter=` names. flax's
 spelling, `pytree_node=False` (and `dataclasses.field(metadata={"pytree_node": False})`),
 means `static=True`. How the kind follows from these is the shared rule
 (`_jaxdc_rules.kinds`).
@@ -20,10 +21,12 @@ from _jaxdc_rules.kinds import explicit_static
 from jaxdc._display import given
 
 __all__ = [
+    "CONVERTER_KEY",
     "PYTREE_KEY",
     "PYTREE_NODE_KEY",
     "STATIC_KEY",
     "checked_metadata",
+    "converter_of",
     "field",
     "static_field",
 ]
@@ -31,6 +34,7 @@ __all__ = [
 STATIC_KEY = "static"
 PYTREE_KEY = "jaxdc.pytree"
 PYTREE_NODE_KEY = "pytree_node"  # flax.struct's metadata key
+CONVERTER_KEY = "jaxdc.converter"
 
 _MISSING: Any = dataclasses.MISSING
 
@@ -48,6 +52,7 @@ def field(
     static: bool | None = None,
     pytree: bool | None = None,
     pytree_node: bool | None = None,
+    converter: Callable[[Any], Any] | None = None,
 ) -> Any:
     """Declare a field of a jaxdc class.
 
@@ -57,6 +62,12 @@ def field(
     of the pytree: it is neither a leaf nor part of the treedef, and after `jit`/`vmap`/
     `tree_map` it holds its default. Every other field is carried, `init=False` ones
     included (computed in `__post_init__`, which unflatten never re-runs).
+
+    `converter` (the typing spec's `dataclass_transform` converter) is called on the value
+    the generated `__init__` receives for the field, or on its default, and on the value
+    `replace` is given; what it returns is stored and checked. Unflatten, unpickling and
+    `copy_and_mutate` never call it: they store values the field already holds. A field
+    left out of the pytree takes none, since after `jit` it holds its default unconverted.
     """
     _check_kinds(
         "jaxdc.field",
@@ -65,6 +76,7 @@ def field(
         static=static,
         pytree=pytree,
         pytree_node=pytree_node,
+        converter=converter,
     )
     try:
         explicit = explicit_static(static=static, pytree_node=pytree_node)
@@ -78,6 +90,10 @@ def field(
         meta[PYTREE_KEY] = pytree
     if explicit and pytree is False:
         raise TypeError(messages.FIELD_STATIC_AND_EXCLUDED)
+    if converter is not None:
+        if pytree is False:
+            raise TypeError(messages.FIELD_CONVERTER_AND_EXCLUDED)
+        meta[CONVERTER_KEY] = converter
     return dataclasses.field(
         default=default,
         default_factory=default_factory,
@@ -88,6 +104,11 @@ def field(
         metadata=meta or None,
         kw_only=kw_only,
     )
+
+
+def converter_of(f: dataclasses.Field[Any]) -> Callable[[Any], Any] | None:
+    """The converter a field was declared with (`field(converter=...)`), or None."""
+    return f.metadata.get(CONVERTER_KEY)
 
 
 def checked_metadata(metadata: Any, function: str) -> dict[Any, Any]:
@@ -104,6 +125,11 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str, Any]] = {
         _MISSING,
     ),
     "metadata": (lambda v: isinstance(v, Mapping), "a mapping or None", None),
+    "converter": (
+        callable,
+        "a function of one argument (such as jaxdc.as_array) or None",
+        None,
+    ),
     "kw_only": (lambda v: isinstance(v, bool), "True or False", _MISSING),
     **{
         flag: (lambda v: isinstance(v, bool), "True, False or None", None)

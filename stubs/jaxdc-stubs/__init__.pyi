@@ -5,6 +5,7 @@ from dataclasses import (
     is_dataclass as is_dataclass,
 )
 
+from jaxdc._convert import as_array as as_array
 from jaxdc._copy_and_mutate import copy_and_mutate as copy_and_mutate
 from jaxdc._dataclass import (
     PytreeDataclassDecorator as PytreeDataclassDecorator,
@@ -34,6 +35,7 @@ __all__ = [
     "PytreeDataclassDecorator",
     "ShapeError",
     "Static",
+    "as_array",
     "asdict",
     "astuple",
     "attr",

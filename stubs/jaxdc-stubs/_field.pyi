@@ -3,6 +3,7 @@ from dataclasses import _MISSING_TYPE
 from typing import Any, Literal, TypeAlias, TypeVar, overload
 
 _T = TypeVar("_T")
+_S = TypeVar("_S")
 # The runtime's "not given" default is dataclasses.MISSING, spelled as typeshed does.
 _Missing: TypeAlias = Literal[_MISSING_TYPE.MISSING]
 
@@ -23,6 +24,7 @@ def field(
     static: bool | None = None,
     pytree: bool | None = None,
     pytree_node: bool | None = None,
+    converter: None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -38,6 +40,7 @@ def field(
     static: bool | None = None,
     pytree: bool | None = None,
     pytree_node: bool | None = None,
+    converter: None = None,
 ) -> _T: ...
 @overload
 def field(
@@ -53,6 +56,61 @@ def field(
     static: bool | None = None,
     pytree: bool | None = None,
     pytree_node: bool | None = None,
+    converter: None = None,
+) -> Any: ...
+
+# `converter=` (the typing spec's dataclass_transform converter): `__init__` (and, from
+# 3.13, `replace`) takes the converter's first parameter type `_S`; a default must be of that
+# type. The return is `Any`, not `_T`: pyright, basedpyright and ty check the converter's
+# return against the annotation themselves, and `_T` made pyright report that mistake twice
+# (pyrefly and zuban then miss it; the mypy plugin reports it as `jaxdc-converter`).
+@overload
+def field(
+    *,
+    default: _S,
+    default_factory: _Missing = ...,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    static: bool | None = None,
+    pytree: bool | None = None,
+    pytree_node: bool | None = None,
+    converter: Callable[[_S], _T],
+) -> Any: ...
+@overload
+def field(
+    *,
+    default: _Missing = ...,
+    default_factory: Callable[[], _S],
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    static: bool | None = None,
+    pytree: bool | None = None,
+    pytree_node: bool | None = None,
+    converter: Callable[[_S], _T],
+) -> Any: ...
+@overload
+def field(
+    *,
+    default: _Missing = ...,
+    default_factory: _Missing = ...,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    static: bool | None = None,
+    pytree: bool | None = None,
+    pytree_node: bool | None = None,
+    converter: Callable[[Any], object],
 ) -> Any: ...
 
 # `static_field(**kw)` is `field(static=True, **kw)`; spelled out so the same checks apply.
@@ -67,6 +125,7 @@ def static_field(
     compare: bool = True,
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool | _Missing = ...,
+    converter: None = None,
 ) -> _T: ...
 @overload
 def static_field(
@@ -79,6 +138,7 @@ def static_field(
     compare: bool = True,
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool | _Missing = ...,
+    converter: None = None,
 ) -> _T: ...
 @overload
 def static_field(
@@ -91,4 +151,44 @@ def static_field(
     compare: bool = True,
     metadata: Mapping[Any, Any] | None = None,
     kw_only: bool | _Missing = ...,
+    converter: None = None,
+) -> Any: ...
+@overload
+def static_field(
+    *,
+    default: _S,
+    default_factory: _Missing = ...,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    converter: Callable[[_S], _T],
+) -> Any: ...
+@overload
+def static_field(
+    *,
+    default: _Missing = ...,
+    default_factory: Callable[[], _S],
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    converter: Callable[[_S], _T],
+) -> Any: ...
+@overload
+def static_field(
+    *,
+    default: _Missing = ...,
+    default_factory: _Missing = ...,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    metadata: Mapping[Any, Any] | None = None,
+    kw_only: bool | _Missing = ...,
+    converter: Callable[[Any], object],
 ) -> Any: ...
