@@ -96,7 +96,9 @@ def test_shape_check_sees_the_converted_value() -> None:
         v: Float[Array, "n"] = jdc.field(converter=lambda v: jnp.asarray(v, jnp.float32))
 
     assert Vec([1, 2, 3]).v.dtype == jnp.float32  # ints, converted before the check
-    with pytest.raises(jdc.ShapeError):
+    with pytest.raises(
+        jdc.ShapeError, match=r"field 'v' of class 'Vec': expected 1 dimension, got 2"
+    ):
         Vec([[1.0]])
 
 
