@@ -26,3 +26,8 @@ class Config:
 class Keyed:
     by_name: dict[str, int] = dataclasses.field(metadata={"static": True})  # E: mypy-plugin jaxdc-static: static field 'by_name' of class 'Keyed' has unhashable type 'dict[str, int]': 'dict' is mutable and not hashable. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: use an immutable type such as tuple[...] or frozenset[...], or make 'by_name' a data field.
     w: jax.Array
+
+
+@chex.dataclass(frozen=False)  # E: mypy-plugin jaxdc-decorator: jaxdc.compat.chex_dataclass.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).
+class Mutable:
+    w: jax.Array

@@ -22,3 +22,9 @@ class EnvParams:
 class TrainState(struct.PyTreeNode):
     apply_fn: Callable[[jax.Array], jax.Array]  # E: mypy-plugin jaxdc-data: data field 'apply_fn' of class 'TrainState' has type 'Callable[[Array], Array]', which is not array-like: a callable is not an array. Data fields are pytree children that JAX traces as arrays. Fix: declare it Static[Callable[[Array], Array]] (functions are hashable).
     tags: list[str] = struct.field(False, default_factory=list)  # E: mypy-plugin jaxdc-static: static field 'tags' of class 'TrainState' has unhashable type 'list[str]': 'list' is mutable and not hashable. Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: use an immutable type such as tuple[...] or frozenset[...], or make 'tags' a data field.
+
+
+@struct.dataclass(frozen=False)  # E: mypy-plugin jaxdc-decorator: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).
+class Mutable:
+    w: jax.Array
+
