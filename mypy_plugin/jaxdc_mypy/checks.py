@@ -18,13 +18,23 @@ from _jaxdc_rules.hashability import HashabilityRules
 from _jaxdc_rules.kinds import DATA, STATIC
 from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
-from mypy.nodes import CallExpr, ClassDef, Context, Expression, MypyFile, RefExpr, TypeInfo
+from mypy.nodes import (
+    CallExpr,
+    ClassDef,
+    Context,
+    Expression,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    TypeInfo,
+)
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Instance, NoneType, Type, UnionType, get_proper_type
 
 from . import compat, messages, names
 from .config import ClassNames, PluginConfig
 from .converters import own_converters
+from .dataclass_options import decorator_keywords
 from .describe import Describer, class_name
 from .fields import PytreeField, declaring_statements, pytree_fields
 from .shapes import ShapeChecker
@@ -149,6 +159,9 @@ class ClassChecker:
         if stacked is not None:
             node = info.has_base(names.PYTREE_NODE)
             messages.stacked_dataclass(cls, node=node).report(api, stacked)
+        not_frozen = _not_frozen(info.defn)
+        if not_frozen is not None:
+            messages.not_frozen_option(not_frozen[0]).report(api, not_frozen[1])
         instance = compat.self_instance(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
@@ -270,6 +283,29 @@ def _stdlib_dataclass_decorator(defn: ClassDef) -> Expression | None:
         callee = decorator.callee if isinstance(decorator, CallExpr) else decorator
         if isinstance(callee, RefExpr) and callee.fullname == names.STDLIB_DATACLASS:
             return decorator
+    return None
+
+
+# How the runtime names the place `frozen=False` was given (its error on jaxdc's own
+# decorator, its warning on the migration lines).
+_OPTION_SITES = {
+    names.DECORATOR: "pytree_dataclass",
+    names.COMPAT_FLAX_DECORATOR: names.COMPAT_FLAX_DECORATOR,
+    names.COMPAT_CHEX_DECORATOR: names.COMPAT_CHEX_DECORATOR,
+}
+
+
+def _not_frozen(defn: ClassDef) -> tuple[str, Context] | None:
+    """The decorator that declares a jaxdc class ``frozen=False``, with the runtime's name
+    for it. (As a ``PyTreeNode`` subclass's class keyword, every checker already reports
+    it: a non-frozen dataclass cannot derive from a frozen one.)"""
+    for decorator in defn.decorators:
+        if isinstance(decorator, CallExpr) and isinstance(decorator.callee, RefExpr):
+            site = _OPTION_SITES.get(decorator.callee.fullname or "")
+            frozen = decorator_keywords(decorator).get("frozen")
+            if site is not None and isinstance(frozen, NameExpr):
+                if frozen.fullname == "builtins.False":
+                    return site, decorator
     return None
 
 

@@ -18,7 +18,9 @@ JIT = ErrorCode(
 # them before plugins are loaded).
 ANY = ErrorCode("jaxdc-any", "Pytree data field typed Any (check_any = true)", "jaxdc")
 DECORATOR = ErrorCode(
-    "jaxdc-decorator", "A jaxdc class also decorated with @dataclasses.dataclass", "jaxdc"
+    "jaxdc-decorator",
+    "A jaxdc class also decorated with @dataclasses.dataclass, or declared frozen=False",
+    "jaxdc",
 )
 CONVERTER = ErrorCode(
     "jaxdc-converter",

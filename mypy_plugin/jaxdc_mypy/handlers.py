@@ -23,7 +23,7 @@ from mypy.options import Options
 from mypy.plugin import ClassDefContext, FunctionContext, MethodContext
 from mypy.types import Type
 
-from . import compat, dataclass_options, names
+from . import compat, dataclass_options, names, syntax
 from .checks import ClassChecker
 from .config import PluginConfig
 from .converters import retype_generated_methods
@@ -141,8 +141,8 @@ class Handlers:
     def _subclass_of_call(self, ctx: MethodContext) -> TypeInfo | None:
         """The class whose keywords mypy's ``Base.__init_subclass__(...)`` call simulates:
         the class being checked, unless it is defined in a function (mypy's scope then
-        names the enclosing class, or none): then the jaxdc class recorded in this module
-        with the call's name and line."""
+        names the enclosing class, or none): then the class of the call's name and line in
+        the function being checked."""
         call = ctx.context
         if not (
             isinstance(call, CallExpr)
@@ -154,10 +154,12 @@ class Handlers:
         info = compat.class_being_checked(ctx.api)
         if info is not None and info.name == name and info.defn.line == call.line:
             return info
-        module = compat.checked_module(ctx.api).fullname
-        for local in self._declared.get(module, {}).values():
-            if local.name == name and local.defn.line == call.line:
-                return local
+        function = compat.current_function(ctx.api)
+        if function is None:
+            return None
+        for stmt in syntax.statements(function.body.body, into_definitions=True):
+            if isinstance(stmt, ClassDef) and stmt.name == name and stmt.line == call.line:
+                return stmt.info
         return None
 
     def forget(self) -> None:

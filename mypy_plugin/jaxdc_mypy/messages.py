@@ -74,6 +74,10 @@ def stacked_dataclass(cls: str, *, node: bool) -> ErrorMessage:
     return ErrorMessage(text.stacked_dataclass(cls, node=node), codes.DECORATOR)
 
 
+def not_frozen_option(where: str) -> ErrorMessage:
+    return ErrorMessage(text.not_frozen_option(where), codes.DECORATOR)
+
+
 def edit_no_such_field(name: str, cls: str, fields: Iterable[str]) -> ErrorMessage:
     return ErrorMessage(text.edit_no_such_field(name, cls, fields), codes.MUTATION)
 
