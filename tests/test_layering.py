@@ -29,6 +29,7 @@ RUNTIME_LAYERS = {
     "_display": 0,
     "_tracebacks": 0,
     "_subclass": 0,
+    "_metadata": 0,
     "_shapes_annotations": 0,
     "_annotations": 1,
     "_field": 1,

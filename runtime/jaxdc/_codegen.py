@@ -125,19 +125,40 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
     `aux`: an expression for an already validated statics tuple to reuse (replace with
     unchanged statics), which also lets jit compare treedefs by identity.
     """
-    lines = [f"{indent}_jx_aux = {aux or _tuple(spec.static)}"]
+    lines = _statics_lines(spec, indent, target) if aux is None else [f"{indent}_jx_aux = {aux}"]
     if spec.cached:
         lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
-    if spec.static and aux is None:
+    return lines
+
+
+def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str]:
+    """Set `_jx_aux` to the statics tuple (`spec.metadata`, which prints the field names)
+    of the locals named like the static fields: the class's last one when every value is
+    the same object (no tuple built, nothing re-hashed), else a new one, which becomes the
+    last one. With a `target`, a new one is hash-checked first (an unhashable value raises
+    the error naming the field of `target`); without, the values are an instance's, already
+    checked."""
+    lines = [f"{indent}_jx_aux = _jx_last[0]"]
+    if not spec.static:
+        return lines
+    differs = " or ".join(f"_jx_aux[{i}] is not {n}" for i, n in enumerate(spec.static))
+    lines += [f"{indent}if {differs}:", f"{indent}    _jx_aux = _jx_meta({_tuple(spec.static)})"]
+    if target is not None:
         # one static: hash the value itself, which is cheaper than hashing a 1-tuple
         hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
         lines += [
-            f"{indent}try:",
-            f"{indent}    _jx_hash({hashed})",
-            f"{indent}except TypeError:",
-            f"{indent}    _jx_bad_static({target}, _jx_aux)",
+            f"{indent}    try:",
+            f"{indent}        _jx_hash({hashed})",
+            f"{indent}    except TypeError:",
+            f"{indent}        _jx_bad_static({target}, _jx_aux)",
         ]
+    lines.append(f"{indent}    _jx_last[0] = _jx_aux")
     return lines
+
+
+def _statics_ns(spec: ClassSpec) -> dict[str, Any]:
+    """The names `_statics_lines` reads."""
+    return {"_jx_meta": spec.metadata, "_jx_last": spec.last_metadata}
 
 
 def make_init(spec: ClassSpec) -> Callable[..., None]:
@@ -149,7 +170,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         if f._field_type is not dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
     ]
     self_name = "__dataclass_self__" if "self" in {f.name for f in dc_fields} else "self"
-    ns: dict[str, Any] = {"_jx_cls": cls}
+    ns: dict[str, Any] = {"_jx_cls": cls, **_statics_ns(spec)}
     positional: list[str] = []
     keyword: list[str] = []
     body: list[str] = []
@@ -259,14 +280,15 @@ def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str
 
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
-    data = _tuple([f"_jx_obj.{n}" for n in spec.data])
-    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-    return _compile(
-        "flatten",
-        ["def flatten(_jx_obj):", f"    return {data}, {static}"],
-        {},
-        spec.cls,
-    )
+    lines = ["def flatten(_jx_obj):", *_read_statics_lines(spec)]
+    lines.append(f"    return {_tuple([f'_jx_obj.{n}' for n in spec.data])}, _jx_aux")
+    return _compile("flatten", lines, _statics_ns(spec), spec.cls)
+
+
+def _read_statics_lines(spec: ClassSpec) -> list[str]:
+    """`_jx_aux` for an instance `_jx_obj` of a class without the flatten cache."""
+    lines = [f"    {_tuple(spec.static)} = {_tuple([f'_jx_obj.{n}' for n in spec.static])}"]
+    return (lines if spec.static else []) + _statics_lines(spec, "    ", None)
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -280,9 +302,10 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
             f"    return {pairs}, _jx_aux",
         ]
     else:
+        ns.update(_statics_ns(spec))
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
-        static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-        lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
+        lines = ["def flatten_with_keys(_jx_obj):", *_read_statics_lines(spec)]
+        lines.append(f"    return {pairs}, _jx_aux")
     return _compile("flatten_with_keys", lines, ns, spec.cls)
 
 
@@ -303,7 +326,7 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     refused = [n for n in names if n not in settable]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []
-    ns: dict[str, Any] = {"_jx_cls": cls}
+    ns: dict[str, Any] = {"_jx_cls": cls, **_statics_ns(spec)}
     lines = ["def replace(_jx_obj, _jx_changes):"]
     uncached = names
     reuse_aux = spec.cached and bool(spec.static) and not post_init
@@ -358,7 +381,7 @@ def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     if names:
         lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
     lines += _seal_lines(spec, "    ", "_jx_obj")
-    return _compile("reseal", lines, {}, spec.cls)
+    return _compile("reseal", lines, _statics_ns(spec), spec.cls)
 
 
 def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -368,7 +391,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     Statics are re-hashed only when one changed; otherwise `obj`'s statics tuple is reused,
     so jit compares treedefs by identity.
     """
-    ns: dict[str, Any] = {"_jx_cls": spec.cls}
+    ns: dict[str, Any] = {"_jx_cls": spec.cls, **_statics_ns(spec)}
     lines = ["def apply(_jx_src, _jx_changes):"]
     if spec.cached:
         lines.append(f"    _jx_data, _jx_aux = _jx_src.{CACHE_ATTR}")
@@ -377,9 +400,8 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
             for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux"))
             if group
         ]
-    else:
+    else:  # no flatten cache to store statics in: they are only checked, if changed
         lines += [f"    {n} = _jx_src.{n}" for n in (*spec.data, *spec.static)]
-        lines.append(f"    _jx_aux = {_tuple(spec.static)}")
     lines.append("    _jx_static_changed = False")
     lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
     for i, n in enumerate((*spec.data, *spec.static)):
@@ -391,11 +413,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         "    _jx_obj = _jx_new(_jx_cls)",
         "    _jx_set = _jx_bind(_jx_obj)",
         "    if _jx_static_changed:",
-        f"        _jx_aux = {_tuple(spec.static)}",
-        "        try:",
-        "            _jx_hash(_jx_aux)",
-        "        except TypeError:",
-        "            _jx_bad_static(_jx_obj, _jx_aux)",
+        *_statics_lines(spec, "        ", "_jx_obj"),
         f"    _jx_children = {_tuple(spec.data)}",
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",

@@ -46,7 +46,7 @@ def seal(obj: Any, spec: ClassSpec) -> None:
             message = messages.field_not_set(f.name, class_name(type(obj)), init=f.field.init)
             raise TypeError(message)
         values[f.name] = value
-    statics = tuple(values[n] for n in spec.static)
+    statics = spec.metadata(values[n] for n in spec.static)
     if spec.cached:
         _object_setattr(obj, CACHE_ATTR, (tuple(values[n] for n in spec.data), statics))
     try:

@@ -1,0 +1,68 @@
+"""The static metadata jaxdc stores in a treedef: a tuple that prints its field names.
+
+JAX shows a node's metadata with `repr` in its cache-miss explanations
+(`jax_explain_cache_misses`) and in every structure-mismatch error (`scan`, `while_loop`,
+`cond`, `tree_map` over two trees, `custom_vjp` outputs). A plain tuple `(0.2, 'a')` names
+no field; the instances of this module's types print `Opt(lr=0.2, name='a')`, so those
+messages say which field of which class differs, with no change to JAX.
+
+Nothing else changes: each class's metadata type is a `tuple` subclass without slots or
+methods of its own but `__repr__` and `__reduce__`, so `==` and `hash` are the tuple's (the
+same semantics and speed, and equal to a plain tuple of the same values: a treedef made
+from either compares equal). The per-class type is jaxdc's own subclass of `tuple`: making
+it runs none of the user's class machinery.
+
+Pickling a treedef pickles its metadata by the owner class and the values, so it unpickles
+into the owner's metadata type again (the owner is pickled by reference, as the treedef's
+node type already is).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, ClassVar
+
+from _jaxdc_rules.messages import class_display
+
+__all__ = ["StaticMetadata", "metadata_type"]
+
+
+class StaticMetadata(tuple[Any, ...]):
+    """The static field values of one instance, in field order; shown with their names."""
+
+    __slots__ = ()
+    owner: ClassVar[type]
+    names: ClassVar[tuple[str, ...]]
+    shown: ClassVar[str]  # the owner as messages show it (`Outer.Inner`)
+
+    def __repr__(self) -> str:
+        pairs = ", ".join(f"{n}={v!r}" for n, v in zip(self.names, self, strict=False))
+        return f"{self.shown}({pairs})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (self.owner, self.names, tuple(self))
+
+
+_TYPES: weakref.WeakKeyDictionary[type, type[StaticMetadata]] = weakref.WeakKeyDictionary()
+
+
+def metadata_type(owner: type, names: tuple[str, ...]) -> type[StaticMetadata]:
+    """The metadata type of class `owner`, whose static fields are `names` (made once)."""
+    made = _TYPES.get(owner)
+    if made is None or made.names != names:
+        namespace = {
+            "__slots__": (),
+            "__module__": owner.__module__,
+            "__qualname__": f"{owner.__qualname__}.<static metadata>",
+            "owner": owner,
+            "names": names,
+            "shown": class_display(owner.__qualname__),
+        }
+        made = type(f"{owner.__name__}Metadata", (StaticMetadata,), namespace)
+        _TYPES[owner] = made
+    return made
+
+
+def _rebuild(owner: type, names: tuple[str, ...], values: tuple[Any, ...]) -> StaticMetadata:
+    """Unpickling: the values again in the owner's metadata type."""
+    return metadata_type(owner, names)(values)
