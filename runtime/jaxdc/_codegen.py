@@ -252,12 +252,18 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         lines.append(
             "    if _jx_children.__class__ is not _jx_tuple: _jx_children = _jx_tuple(_jx_children)"
         )
-    for group, source in ((spec.data, "_jx_children"), (spec.static, "_jx_aux")):
-        if group:
-            lines.append(f"    {', '.join(group)}, = {source}")
+    if spec.data:
+        lines.append(f"    {', '.join(spec.data)}, = _jx_children")
+    lines += _static_locals(spec, "_jx_aux")
     lines += _store_lines(spec, ns, "_jx_children")
     lines.append("    return _jx_obj")
     return _compile("unflatten", lines, ns, spec.cls)
+
+
+def _static_locals(spec: ClassSpec, source: str) -> list[str]:
+    """Locals named like the static fields, read from the statics tuple `source` by index:
+    unpacking (`a, b = source`) takes CPython's slow generic path for a tuple subclass."""
+    return [f"    {n} = {source}[{i}]" for i, n in enumerate(spec.static)]
 
 
 def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str]:
@@ -333,7 +339,8 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     if spec.cached and (spec.data or spec.static):
         lines += [
             f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
-            f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_old_data, _jx_old_aux",
+            f"    {_tuple(spec.data)} = _jx_old_data",
+            *_static_locals(spec, "_jx_old_aux"),
         ]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
@@ -395,11 +402,9 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     lines = ["def apply(_jx_src, _jx_changes):"]
     if spec.cached:
         lines.append(f"    _jx_data, _jx_aux = _jx_src.{CACHE_ATTR}")
-        lines += [
-            f"    {_tuple(group)} = {source}"
-            for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux"))
-            if group
-        ]
+        if spec.data:
+            lines.append(f"    {_tuple(spec.data)} = _jx_data")
+        lines += _static_locals(spec, "_jx_aux")
     else:  # no flatten cache to store statics in: they are only checked, if changed
         lines += [f"    {n} = _jx_src.{n}" for n in (*spec.data, *spec.static)]
     lines.append("    _jx_static_changed = False")
