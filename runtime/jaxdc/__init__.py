@@ -13,6 +13,7 @@ from dataclasses import asdict, astuple, fields, is_dataclass
 
 from _jaxdc_rules import __version__ as __version__  # the one place the version is written
 
+from jaxdc._config import Config, config
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
 from jaxdc._field import field, static_field
@@ -20,20 +21,26 @@ from jaxdc._jit import jit
 from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._replace import replace
+from jaxdc._retrace import RetraceWarning
 from jaxdc._serialization import from_state_dict, to_state_dict
 from jaxdc._shapes import EnforcedAnnotationsMixin, ShapeError, dims
 from jaxdc._static import Static
+from jaxdc._tree_diff import TreeDifference, tree_diff
 
 __all__ = [
     "Attr",
+    "Config",
     "EnforcedAnnotationsMixin",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "RetraceWarning",
     "ShapeError",
     "Static",
+    "TreeDifference",
     "asdict",
     "astuple",
     "attr",
+    "config",
     "copy_and_mutate",
     "dims",
     "field",
@@ -45,4 +52,5 @@ __all__ = [
     "replace",
     "static_field",
     "to_state_dict",
+    "tree_diff",
 ]

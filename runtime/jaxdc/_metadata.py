@@ -1,4 +1,4 @@
-"""The static metadata jaxdc stores in a treedef: a tuple that prints its field names.
+"""The statics jaxdc hands JAX: tuples that print their field or parameter names.
 
 JAX shows a node's metadata with `repr` in its cache-miss explanations
 (`jax_explain_cache_misses`) and in every structure-mismatch error (`scan`, `while_loop`,
@@ -15,6 +15,9 @@ it runs none of the user's class machinery.
 Pickling a treedef pickles its metadata by the owner class and the values, so it unpickles
 into the owner's metadata type again (the owner is pickled by reference, as the treedef's
 node type already is).
+
+`jaxdc.jit` hands each static argument to `jax.jit` as a `StaticArgument`, so JAX's
+cache-miss explanation shows `Static(val=lr=0.2)` where it showed `Static(val=0.2)`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any, ClassVar
 
 from _jaxdc_rules.messages import class_display
 
-__all__ = ["StaticMetadata", "metadata_type"]
+__all__ = ["StaticArgument", "StaticMetadata", "metadata_type", "static_argument"]
 
 
 class StaticMetadata(tuple[Any, ...]):
@@ -66,3 +69,22 @@ def metadata_type(owner: type, names: tuple[str, ...]) -> type[StaticMetadata]:
 def _rebuild(owner: type, names: tuple[str, ...], values: tuple[Any, ...]) -> StaticMetadata:
     """Unpickling: the values again in the owner's metadata type."""
     return metadata_type(owner, names)(values)
+
+
+class StaticArgument(tuple[Any, ...]):
+    """`(parameter name, type of the value, value)`: a static argument of a `jaxdc.jit`
+    function as `jax.jit` sees it. Equal when the three are, which is JAX's own rule for
+    static arguments (`1`, `1.0` and `True` are three cache keys); `==` and `hash` are the
+    tuple's (C code, on every call)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{self[0]}={self[2]!r}"
+
+
+_new_tuple = tuple.__new__
+
+
+def static_argument(name: str, value: Any) -> StaticArgument:
+    return _new_tuple(StaticArgument, (name, type(value), value))
