@@ -137,8 +137,19 @@ def test_jax_own_switch_turns_the_explanation_on(caplog: pytest.LogCaptureFixtur
     finally:
         jax.config.update("jax_explain_cache_misses", False)
     assert _lines(caplog) == ["train_step: n changed 1 -> 3 (static parameter 'n')"]
-    # and JAX's own explanation names the static parameter too
-    assert "Static(val=n=3)" in caplog.text and "Static(val=n=1)" in caplog.text
+
+
+def test_jax_explanation_names_static_parameters_while_jaxdc_explains(
+    explained: pytest.LogCaptureFixture,
+) -> None:
+    step = _train_step()
+    step(STATE, 1)
+    jax.config.update("jax_explain_cache_misses", True)
+    try:
+        step(STATE, 3)
+    finally:
+        jax.config.update("jax_explain_cache_misses", False)
+    assert "Static(val=n=3)" in explained.text and "Static(val=n=1)" in explained.text
 
 
 def test_nothing_is_logged_when_explanations_are_off(caplog: pytest.LogCaptureFixture) -> None:

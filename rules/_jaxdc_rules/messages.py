@@ -1065,7 +1065,8 @@ def retrace_unexplained(function: str) -> str:
     """A retrace whose arguments equal an earlier trace's: something else changed."""
     return (
         f"{function}: traced again with the same arguments as before (a JAX setting, a global "
-        f"it reads, or a cleared cache made jit trace it again)"
+        f"it reads, a cleared cache, or jaxdc.config.explain_retraces switched on made jit "
+        f"trace it again)"
     )
 
 
