@@ -288,3 +288,15 @@ def test_tree_diff_names_other_libraries_metadata_by_class() -> None:
     (d,) = jaxdc.tree_diff(Plain(jnp.ones(1), 1), Plain(jnp.ones(1), 2))
     assert (d.path, d.kind, d.owner) == ("", "static", "Plain")
     assert "(pytree metadata of 'Plain')" in str(d)
+
+
+def test_a_switch_given_a_wrong_value_says_what_it_takes() -> None:
+    settings = jaxdc.Config()
+    with pytest.raises(TypeError) as caught:
+        settings.retrace_warning_after = "8"  # type: ignore[assignment]
+    assert str(caught.value) == (
+        "jaxdc.config.retrace_warning_after got '8'. Fix: set it to a whole number of retraces, "
+        "or None (never warn)."
+    )
+    with pytest.raises(TypeError, match=r"explain_retraces got 'yes'\. Fix: set it to True"):
+        jaxdc.Config(explain_retraces="yes")  # type: ignore[arg-type]

@@ -1103,3 +1103,7 @@ def config_environment(variable: str, value: str, expected: str) -> str:
         f"environment variable {variable}={value!r} is not understood, so the default is used. "
         f"Fix: set it to {expected}."
     )
+
+
+def config_value(name: str, given: str, expected: str) -> str:
+    return f"jaxdc.config.{name} got {given}. Fix: set it to {expected}."

@@ -23,6 +23,18 @@ _EXPLAIN = "JAXDC_EXPLAIN_RETRACES"
 _WARN_AFTER = "JAXDC_RETRACE_WARNING_AFTER"
 
 
+def _is_count(value: object) -> bool:
+    return value is None or (type(value) is int and value >= 0)
+
+
+# What each switch accepts (checked on assignment: a wrong value would otherwise surface
+# as an error inside the next trace), and how the error says it.
+_ACCEPTS = {
+    "explain_retraces": (lambda value: type(value) is bool, "True or False"),
+    "retrace_warning_after": (_is_count, "a whole number of retraces, or None (never warn)"),
+}
+
+
 @dataclasses.dataclass
 class Config:
     explain_retraces: bool = False
@@ -31,6 +43,12 @@ class Config:
     retrace_warning_after: int | None = 8
     """Warn (`jaxdc.RetraceWarning`, once per function and static) when the same static
     value has made a `jaxdc.jit` function trace again this many times. None or 0: never."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        accepts, expected = _ACCEPTS.get(name, (None, ""))
+        if accepts is not None and not accepts(value):
+            raise TypeError(messages.config_value(name, repr(value), expected))
+        object.__setattr__(self, name, value)
 
 
 def _from_environment() -> Config:
