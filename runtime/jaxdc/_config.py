@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
+from collections.abc import Callable
 
 from _jaxdc_rules import messages
 
@@ -29,8 +30,12 @@ def _is_count(value: object) -> bool:
 
 # What each switch accepts (checked on assignment: a wrong value would otherwise surface
 # as an error inside the next trace), and how the error says it.
-_ACCEPTS = {
-    "explain_retraces": (lambda value: type(value) is bool, "True or False"),
+def _is_flag(value: object) -> bool:
+    return type(value) is bool
+
+
+_ACCEPTS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "explain_retraces": (_is_flag, "True or False"),
     "retrace_warning_after": (_is_count, "a whole number of retraces, or None (never warn)"),
 }
 
@@ -45,9 +50,9 @@ class Config:
     value has made a `jaxdc.jit` function trace again this many times. None or 0: never."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        accepts, expected = _ACCEPTS.get(name, (None, ""))
-        if accepts is not None and not accepts(value):
-            raise TypeError(messages.config_value(name, repr(value), expected))
+        accepts = _ACCEPTS.get(name)
+        if accepts is not None and not accepts[0](value):
+            raise TypeError(messages.config_value(name, repr(value), accepts[1]))
         object.__setattr__(self, name, value)
 
 
