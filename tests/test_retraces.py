@@ -300,3 +300,25 @@ def test_a_switch_given_a_wrong_value_says_what_it_takes() -> None:
     )
     with pytest.raises(TypeError, match=r"explain_retraces got 'yes'\. Fix: set it to True"):
         jaxdc.Config(explain_retraces="yes")  # type: ignore[arg-type]
+
+
+def test_tree_diff_reads_by_flattening_only_and_returns_the_subtrees() -> None:
+    """Never unflattened: a class whose unflatten runs `__post_init__` (JAX's
+    register_dataclass) is not re-run, and `old`/`new` are the caller's own objects."""
+    calls: list[int] = []
+
+    @jax.tree_util.register_dataclass
+    @dataclasses.dataclass
+    class Counted:
+        x: jax.Array
+
+        def __post_init__(self) -> None:
+            calls.append(1)
+
+    a, b = Counted(jnp.ones(1)), Counted(jnp.ones(2))
+    calls.clear()
+    (d,) = jaxdc.tree_diff(a, b)
+    assert (d.path, d.kind, d.old, d.new) == (".x", "shape", a.x, b.x) and calls == []
+    (d,) = jaxdc.tree_diff({"a": None}, {"a": b})
+    assert d.kind == "structure" and d.old is None and d.new is b
+    assert str(d) == "['a'] changed structure None -> Counted"

@@ -22,7 +22,6 @@ cache-miss explanation shows `Static(val=lr=0.2)` where it showed `Static(val=0.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, ClassVar
 
 from _jaxdc_rules.messages import class_display
@@ -46,7 +45,9 @@ class StaticMetadata(tuple[Any, ...]):
         return _rebuild, (self.owner, self.names, tuple(self))
 
 
-_TYPES: weakref.WeakKeyDictionary[type, type[StaticMetadata]] = weakref.WeakKeyDictionary()
+# Owner class -> its metadata type. A plain dict: JAX's registry keeps every registered
+# class alive anyway, and each metadata type refers to its owner.
+_TYPES: dict[type, type[StaticMetadata]] = {}
 
 
 def metadata_type(owner: type, names: tuple[str, ...]) -> type[StaticMetadata]:

@@ -3,8 +3,9 @@
 `jax.jit` runs the Python function only to trace it, so the function `jaxdc.jit` hands it
 (`RetraceLog.traced`) sees every trace and nothing else: a call that reuses a trace never
 reaches it, and the fast path pays nothing. Each trace is remembered as what jit keys it
-by: the static arguments, and the data arguments with their leaves reduced to shape and
-dtype (`jax.ShapeDtypeStruct`; never a tracer, which would keep the trace alive). A new
+by: the static arguments, and the data arguments' skeletons (`_tree_diff.skeleton`: node
+types, metadata and keys, leaves reduced to shape and dtype; read by flattening only, and
+never holding a tracer, which would keep the trace alive). A new
 trace is compared with the closest remembered one (`tree_diff`), which names what changed:
 
     train_step: state.opt.lr changed 0.1 -> 0.2 (static field 'lr' of 'Opt')
@@ -33,7 +34,7 @@ from _jaxdc_rules.messages import class_display
 from jaxdc._config import config
 from jaxdc._display import class_name
 from jaxdc._metadata import StaticArgument
-from jaxdc._tree_diff import TreeDifference, abstract_leaf, describe, same_static, tree_diff
+from jaxdc._tree_diff import TreeDifference, describe, same_static, skeleton, skeleton_diff
 
 __all__ = ["RetraceLog", "RetraceWarning"]
 
@@ -118,7 +119,7 @@ class RetraceLog:
             bound.apply_defaults()  # a default left out and one passed compare by value
             arguments = bound.arguments
             return {
-                name: value if name in self._static else jax.tree.map(abstract_leaf, value)
+                name: value if name in self._static else skeleton(value)
                 for name, value in arguments.items()
             }
         except Exception:
@@ -133,7 +134,7 @@ class RetraceLog:
                 if not same_static(old[name], new[name]):
                     found.append((name, TreeDifference("", "static", old[name], new[name])))
             else:
-                found += [(name, d) for d in tree_diff(old[name], new[name])]
+                found += [(name, d) for d in skeleton_diff(old[name], new[name])]
         return found
 
     def _explanation(self, found: list[_Found]) -> str:

@@ -29,7 +29,18 @@ from _jaxdc_rules import messages
 from jaxdc._display import array_summary, class_name
 from jaxdc._metadata import StaticMetadata
 
-__all__ = ["TreeDifference", "abstract_leaf", "describe", "same_static", "tree_diff"]
+__all__ = [
+    "Leaf",
+    "Node",
+    "Skeleton",
+    "TreeDifference",
+    "abstract_leaf",
+    "describe",
+    "same_static",
+    "skeleton",
+    "skeleton_diff",
+    "tree_diff",
+]
 
 Kind = Literal["static", "structure", "shape", "dtype"]
 _NUMBERS = (bool, int, float, complex)
@@ -75,8 +86,67 @@ def tree_diff(old: Any, new: Any) -> list[TreeDifference]:
     (structure, static values, leaf shapes and dtypes), in tree order; `[]` when a jitted
     function would reuse its trace."""
     found: list[TreeDifference] = []
+    _walk(skeleton(old, keep=True), skeleton(new, keep=True), (), found)
+    return found
+
+
+def skeleton_diff(old: Skeleton, new: Skeleton) -> list[TreeDifference]:
+    """`tree_diff` of two skeletons (`old`, `new` of a difference are skeletons unless they
+    were made with `keep=True`)."""
+    found: list[TreeDifference] = []
     _walk(old, new, (), found)
     return found
+
+
+class Leaf:
+    """A leaf as jit sees it: shape and dtype (`abstract`) for an array, else its type."""
+
+    __slots__ = ("abstract", "kind", "value")
+
+    def __init__(self, abstract: jax.ShapeDtypeStruct | None, kind: type, value: Any) -> None:
+        self.abstract, self.kind, self.value = abstract, kind, value
+
+
+class Node:
+    """A pytree node: its type and metadata, and its children's keys and skeletons."""
+
+    __slots__ = ("children", "keys", "kind", "meta", "value")
+
+    def __init__(
+        self,
+        kind: Any,
+        meta: Any,
+        keys: tuple[Any, ...],
+        children: tuple[Skeleton, ...],
+        value: Any,
+    ) -> None:
+        self.kind, self.meta, self.keys, self.children, self.value = (
+            kind,
+            meta,
+            keys,
+            children,
+            value,
+        )
+
+
+Skeleton = Leaf | Node
+_NO_VALUE = object()  # a skeleton made without keeping the values
+
+
+def skeleton(x: Any, keep: bool = False) -> Skeleton:
+    """What jit keys a pytree by, read by flattening only (never unflattening, which could
+    run a class's `__init__`): every node's type, metadata and keys, every leaf's shape and
+    dtype. `keep`: hold the subtrees too (a difference then shows them); without, no leaf
+    (a tracer, a large array) is kept alive."""
+    value = x if keep else _NO_VALUE
+    level = _one_level(x)
+    if level is None:
+        abstract = abstract_leaf(x)
+        shape = abstract if isinstance(abstract, jax.ShapeDtypeStruct) else None
+        return Leaf(shape, type(x), value)
+    children, (kind, meta) = level
+    keys = tuple(k for k, _ in children)
+    return Node(kind, meta, keys, tuple(skeleton(c, keep) for _, c in children), value)
 
 
 def abstract_leaf(x: Any) -> Any:
@@ -111,25 +181,29 @@ def _one_level(x: Any) -> tuple[list[tuple[Any, Any]], Any] | None:
     return [(path[0], child) for path, child in children], node.node_data()
 
 
-def _walk(old: Any, new: Any, keys: tuple[Any, ...], found: list[TreeDifference]) -> None:
-    a, b = _one_level(old), _one_level(new)
+def _walk(a: Skeleton, b: Skeleton, keys: tuple[Any, ...], found: list[TreeDifference]) -> None:
     path = jax.tree_util.keystr(keys)
-    if a is None and b is None:
-        _compare_leaves(old, new, path, found)
+    if isinstance(a, Leaf) and isinstance(b, Leaf):
+        _compare_leaves(a, b, path, found)
         return
-    if a is None or b is None or a[1][0] is not b[1][0] or len(a[0]) != len(b[0]):
-        found.append(TreeDifference(path, "structure", old, new))
+    if (
+        not (isinstance(a, Node) and isinstance(b, Node))
+        or a.kind is not b.kind
+        or a.keys != b.keys
+    ):
+        found.append(TreeDifference(path, "structure", _shown_as(a), _shown_as(b)))
         return
-    (old_children, (node_type, old_meta)), (new_children, (_, new_meta)) = a, b
-    if [k for k, _ in old_children] != [k for k, _ in new_children]:
-        found.append(TreeDifference(path, "structure", old, new))  # e.g. other dict keys
-        return
-    if not same_static(old_meta, new_meta):
-        if not _named_fields(old_meta, new_meta, path, found):
-            found.append(TreeDifference(path, "static", old_meta, new_meta, None, _name(node_type)))
+    if not same_static(a.meta, b.meta):
+        if not _named_fields(a.meta, b.meta, path, found):
+            found.append(TreeDifference(path, "static", a.meta, b.meta, None, _name(a.kind)))
             return
-    for (key, x), (_, y) in zip(old_children, new_children, strict=True):
+    for key, x, y in zip(a.keys, a.children, b.children, strict=True):
         _walk(x, y, (*keys, key), found)
+
+
+def _shown_as(s: Skeleton) -> Any:
+    """What a difference holds as `old` or `new`: the subtree if kept, else its skeleton."""
+    return s if s.value is _NO_VALUE else s.value
 
 
 def same_static(a: Any, b: Any) -> bool:
@@ -159,16 +233,15 @@ def _named_fields(a: Any, b: Any, path: str, found: list[TreeDifference]) -> boo
     return True
 
 
-def _compare_leaves(old: Any, new: Any, path: str, found: list[TreeDifference]) -> None:
-    a, b = abstract_leaf(old), abstract_leaf(new)
-    if not (isinstance(a, jax.ShapeDtypeStruct) and isinstance(b, jax.ShapeDtypeStruct)):
-        if type(old) is not type(new):
-            found.append(TreeDifference(path, "structure", old, new))
+def _compare_leaves(a: Leaf, b: Leaf, path: str, found: list[TreeDifference]) -> None:
+    if a.abstract is None or b.abstract is None:
+        if a.kind is not b.kind:
+            found.append(TreeDifference(path, "structure", _shown_as(a), _shown_as(b)))
         return
-    if a.shape != b.shape:
-        found.append(TreeDifference(path, "shape", old, new))
-    elif a.dtype != b.dtype or a.weak_type != b.weak_type:
-        found.append(TreeDifference(path, "dtype", old, new))
+    if a.abstract.shape != b.abstract.shape:
+        found.append(TreeDifference(path, "shape", _shown_as(a), _shown_as(b)))
+    elif a.abstract.dtype != b.abstract.dtype or a.abstract.weak_type != b.abstract.weak_type:
+        found.append(TreeDifference(path, "dtype", _shown_as(a), _shown_as(b)))
 
 
 def _name(node_type: Any) -> str:
@@ -177,14 +250,16 @@ def _name(node_type: Any) -> str:
 
 def _shown(x: Any) -> str:
     """A subtree or leaf in a message: arrays as `f32[3]`, containers by kind and size."""
-    leaf = abstract_leaf(x)
-    if isinstance(leaf, jax.ShapeDtypeStruct):
-        text = array_summary(leaf)
-        return f"{text} (weakly typed)" if leaf.weak_type else text
-    if x is None:
+    s = x if isinstance(x, (Leaf, Node)) else skeleton(x)
+    if isinstance(s, Leaf):
+        if s.abstract is None:
+            return class_name(s.kind)
+        text = array_summary(s.abstract)
+        return f"{text} (weakly typed)" if s.abstract.weak_type else text
+    if s.kind is type(None):
         return "None"
-    if type(x) in (list, tuple):
-        return f"{type(x).__name__} of {len(x)}"
-    if type(x) is dict:
-        return f"dict with keys {sorted(x, key=repr)}"
-    return class_name(type(x))
+    if s.kind in (list, tuple):
+        return f"{s.kind.__name__} of {len(s.children)}"
+    if s.kind is dict:
+        return f"dict with keys {list(s.meta)}"
+    return _name(s.kind)
