@@ -25,8 +25,19 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from _jaxdc_rules.messages import class_display
+from jax.tree_util import GetAttrKey
 
-__all__ = ["StaticArgument", "StaticMetadata", "metadata_type", "static_argument"]
+__all__ = [
+    "CACHE_ATTR",
+    "StaticArgument",
+    "StaticMetadata",
+    "metadata_type",
+    "registered_metadata",
+    "static_argument",
+]
+
+CACHE_ATTR = "_jaxdc_flat_"
+"""The attribute holding each instance's `(children, statics)`: what flatten returns."""
 
 
 class StaticMetadata(tuple[Any, ...]):
@@ -36,6 +47,9 @@ class StaticMetadata(tuple[Any, ...]):
     owner: ClassVar[type]
     names: ClassVar[tuple[str, ...]]
     shown: ClassVar[str]  # the owner as messages show it (`Outer.Inner`)
+    data_keys: ClassVar[tuple[GetAttrKey, ...] | None]
+    """The key paths of the owner's children, for a class whose instances carry
+    `CACHE_ATTR` (so `_tree_diff` reads them without JAX's registry); else None."""
 
     def __repr__(self) -> str:
         pairs = ", ".join(f"{n}={v!r}" for n, v in zip(self.names, self, strict=False))
@@ -50,10 +64,14 @@ class StaticMetadata(tuple[Any, ...]):
 _TYPES: dict[type, type[StaticMetadata]] = {}
 
 
-def metadata_type(owner: type, names: tuple[str, ...]) -> type[StaticMetadata]:
-    """The metadata type of class `owner`, whose static fields are `names` (made once)."""
+def metadata_type(
+    owner: type, names: tuple[str, ...], cached_data: tuple[str, ...] | None = None
+) -> type[StaticMetadata]:
+    """The metadata type of class `owner`, whose static fields are `names` (made once).
+    `cached_data`: its data field names, when its instances carry `CACHE_ATTR`."""
     made = _TYPES.get(owner)
-    if made is None or made.names != names:
+    keys = None if cached_data is None else tuple(GetAttrKey(n) for n in cached_data)
+    if made is None or made.names != names or (keys is not None and made.data_keys != keys):
         namespace = {
             "__slots__": (),
             "__module__": owner.__module__,
@@ -61,10 +79,16 @@ def metadata_type(owner: type, names: tuple[str, ...]) -> type[StaticMetadata]:
             "owner": owner,
             "names": names,
             "shown": class_display(owner.__qualname__),
+            "data_keys": keys,
         }
         made = type(f"{owner.__name__}Metadata", (StaticMetadata,), namespace)
         _TYPES[owner] = made
     return made
+
+
+def registered_metadata(cls: type) -> type[StaticMetadata] | None:
+    """The metadata type of jaxdc class `cls` (None for any other type)."""
+    return _TYPES.get(cls)
 
 
 def _rebuild(owner: type, names: tuple[str, ...], values: tuple[Any, ...]) -> StaticMetadata:

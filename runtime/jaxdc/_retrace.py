@@ -41,7 +41,7 @@ __all__ = ["RetraceLog", "RetraceWarning"]
 logger = logging.getLogger("jaxdc")
 _jax_config: Any = jax.config  # (its flags are attributes the type stubs do not list)
 
-_KEPT = 32  # traces remembered per function (the closest earlier one is searched)
+_KEPT = 16  # traces remembered per function (the closest earlier one is searched)
 _INTERNAL = frozenset({"jax", "jaxlib", "jaxdc", "contextlib", "functools"})
 
 
@@ -102,14 +102,26 @@ class RetraceLog:
         if trace is None:
             return
         if self._traces:
-            # the closest earlier trace; of equally close ones, the latest
-            found = min((self._compare(t, trace) for t in reversed(self._traces)), key=len)
+            found = self._closest(trace)
             if explain:
                 logger.warning(self._explanation(found))
             if warn_after:
                 self._count(found, warn_after)
         self._traces.append(trace)
         del self._traces[:-_KEPT]
+
+    def _closest(self, trace: _Trace) -> list[_Found]:
+        """The differences from the closest earlier trace (of equally close ones, the
+        latest). A retrace differs in at least one thing, so one difference ends the search:
+        in a storm, the latest trace is that close."""
+        best: list[_Found] | None = None
+        for earlier in reversed(self._traces):
+            found = self._compare(earlier, trace)
+            if best is None or len(found) < len(best):
+                best = found
+                if len(best) <= 1:
+                    break
+        return best or []
 
     def _remembered(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Trace | None:
         """What jit keys this trace by, per parameter; None if it cannot be read (then this

@@ -21,13 +21,12 @@ from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_stati
 from jaxdc._display import class_name
 from jaxdc._field import PYTREE_KEY, PYTREE_NODE_KEY, STATIC_KEY
 from jaxdc._hashability import find_unhashable
-from jaxdc._metadata import StaticMetadata, metadata_type
+from jaxdc._metadata import CACHE_ATTR, StaticMetadata, metadata_type
 
-__all__ = ["ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
+__all__ = ["CACHE_ATTR", "ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
 
 Kind = Literal["data", "static", "excluded"]
 SPEC_ATTR = "__jaxdc_spec__"
-CACHE_ATTR = "_jaxdc_flat_"
 _NEVER = object()  # a static value no instance holds
 
 
@@ -83,7 +82,7 @@ class ClassSpec:
     @functools.cached_property
     def metadata(self) -> type[StaticMetadata]:
         """The type of the statics tuple in the flatten cache (it prints the field names)."""
-        return metadata_type(self.cls, self.static)
+        return metadata_type(self.cls, self.static, self.data if self.cached else None)
 
     @functools.cached_property
     def last_metadata(self) -> list[StaticMetadata]:

@@ -25,16 +25,17 @@ from typing import Any, Literal
 import jax
 import numpy as np
 from _jaxdc_rules import messages
+from jax.tree_util import DictKey, SequenceKey
 
 from jaxdc._display import array_summary, class_name
-from jaxdc._metadata import StaticMetadata
+from jaxdc._metadata import CACHE_ATTR, StaticMetadata, registered_metadata
 
 __all__ = [
     "Leaf",
     "Node",
+    "Shape",
     "Skeleton",
     "TreeDifference",
-    "abstract_leaf",
     "describe",
     "same_static",
     "skeleton",
@@ -98,12 +99,29 @@ def skeleton_diff(old: Skeleton, new: Skeleton) -> list[TreeDifference]:
     return found
 
 
+class Shape:
+    """What `jit` keeps of an array leaf: shape, dtype, weak type (a light record: made for
+    every leaf of every trace, where `jax.ShapeDtypeStruct` costs tens of microseconds)."""
+
+    __slots__ = ("dtype", "shape", "weak_type")
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool) -> None:
+        self.shape, self.dtype, self.weak_type = shape, dtype, weak_type
+
+    def same(self, other: Shape) -> bool:
+        return (
+            self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+
 class Leaf:
-    """A leaf as jit sees it: shape and dtype (`abstract`) for an array, else its type."""
+    """A leaf as jit sees it: its `Shape` for an array, else only its type."""
 
     __slots__ = ("abstract", "kind", "value")
 
-    def __init__(self, abstract: jax.ShapeDtypeStruct | None, kind: type, value: Any) -> None:
+    def __init__(self, abstract: Shape | None, kind: type, value: Any) -> None:
         self.abstract, self.kind, self.value = abstract, kind, value
 
 
@@ -120,49 +138,55 @@ class Node:
         children: tuple[Skeleton, ...],
         value: Any,
     ) -> None:
-        self.kind, self.meta, self.keys, self.children, self.value = (
-            kind,
-            meta,
-            keys,
-            children,
-            value,
-        )
+        self.kind, self.meta, self.keys = kind, meta, keys
+        self.children, self.value = children, value
 
 
 Skeleton = Leaf | Node
 _NO_VALUE = object()  # a skeleton made without keeping the values
+_ARRAY_LEAVES = (jax.Array, np.ndarray, np.generic, *_NUMBERS)
 
 
 def skeleton(x: Any, keep: bool = False) -> Skeleton:
     """What jit keys a pytree by, read by flattening only (never unflattening, which could
     run a class's `__init__`): every node's type, metadata and keys, every leaf's shape and
     dtype. `keep`: hold the subtrees too (a difference then shows them); without, no leaf
-    (a tracer, a large array) is kept alive."""
+    (a tracer, a large array) is kept alive. Arrays, jaxdc instances and Python's
+    containers are read directly (a trace records every argument); other nodes through
+    JAX's registry."""
     value = x if keep else _NO_VALUE
+    kind = type(x)
+    if isinstance(x, _ARRAY_LEAVES):
+        return Leaf(_shape_of(x), kind, value)
+    if kind is list or kind is tuple:
+        keys: tuple[Any, ...] = tuple(SequenceKey(i) for i in range(len(x)))
+        return Node(kind, None, keys, tuple(skeleton(c, keep) for c in x), value)
+    if kind is dict and all(type(k) is str for k in x):  # (JAX sorts keys of other types)
+        names = sorted(x)
+        keys = tuple(DictKey(k) for k in names)
+        return Node(dict, names, keys, tuple(skeleton(x[k], keep) for k in names), value)
+    if x is None:
+        return Node(kind, None, (), (), value)
+    own = registered_metadata(kind)
+    if own is not None and own.data_keys is not None:  # a jaxdc instance: its flatten cache
+        children, meta = getattr(x, CACHE_ATTR)
+        return Node(kind, meta, own.data_keys, tuple(skeleton(c, keep) for c in children), value)
     level = _one_level(x)
     if level is None:
-        abstract = abstract_leaf(x)
-        shape = abstract if isinstance(abstract, jax.ShapeDtypeStruct) else None
-        return Leaf(shape, type(x), value)
-    children, (kind, meta) = level
-    keys = tuple(k for k, _ in children)
-    return Node(kind, meta, keys, tuple(skeleton(c, keep) for _, c in children), value)
+        return Leaf(_shape_of(x), kind, value)
+    pairs, (node_kind, meta) = level
+    keys = tuple(k for k, _ in pairs)
+    return Node(node_kind, meta, keys, tuple(skeleton(c, keep) for _, c in pairs), value)
 
 
-def abstract_leaf(x: Any) -> Any:
-    """What `jit` keeps of a data leaf: a `jax.ShapeDtypeStruct` for an array, a tracer or
-    a Python number (weakly typed), the leaf itself otherwise."""
+def _shape_of(x: Any) -> Shape | None:
+    """A leaf's `Shape`: arrays, tracers and Python numbers (weakly typed), else None."""
     if isinstance(x, _NUMBERS):
-        return _struct((), jax.dtypes.canonicalize_dtype(np.result_type(type(x))), True)
+        return Shape((), jax.dtypes.canonicalize_dtype(np.result_type(type(x))), True)
     shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
     if shape is None or dtype is None:
-        return x
-    return _struct(tuple(shape), dtype, _weak(x))
-
-
-def _struct(shape: tuple[int, ...], dtype: Any, weak: bool) -> jax.ShapeDtypeStruct:
-    # (its __init__ is unannotated on some JAX releases)
-    return jax.ShapeDtypeStruct(shape, dtype, weak_type=weak)  # type: ignore[no-untyped-call,unused-ignore]
+        return None
+    return Shape(tuple(shape), dtype, _weak(x))
 
 
 def _weak(x: Any) -> bool:
