@@ -32,6 +32,7 @@ RUNTIME_LAYERS = {
     "_metadata": 0,
     "_config": 0,
     "_shapes_annotations": 0,
+    "_policy": 0,
     "_annotations": 1,
     "_field": 1,
     "_shapes_check": 1,

@@ -20,6 +20,7 @@ from jaxdc._field import field, static_field
 from jaxdc._jit import jit
 from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
+from jaxdc._policy import MigrationWarning, apply_warning_options
 from jaxdc._replace import replace
 from jaxdc._retrace import RetraceWarning
 from jaxdc._serialization import from_state_dict, to_state_dict
@@ -31,6 +32,7 @@ __all__ = [
     "Attr",
     "Config",
     "EnforcedAnnotationsMixin",
+    "MigrationWarning",
     "PyTreeNode",
     "PytreeDataclassDecorator",
     "RetraceWarning",
@@ -54,3 +56,5 @@ __all__ = [
     "to_state_dict",
     "tree_diff",
 ]
+
+apply_warning_options()  # `python -W error::jaxdc.MigrationWarning`, which Python skips

@@ -12,6 +12,7 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import types
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
+from jaxdc._equality import LenientStatics
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
@@ -135,9 +137,9 @@ def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str
     """Set `_jx_aux` to the statics tuple (`spec.metadata`, which prints the field names)
     of the locals named like the static fields: the class's last one when every value is
     the same object (no tuple built, nothing re-hashed), else a new one, which becomes the
-    last one. With a `target`, a new one is hash-checked first (an unhashable value raises
-    the error naming the field of `target`); without, the values are an instance's, already
-    checked."""
+    last one. With a `target`, a new one is hash-checked first (a value `hash()` rejects
+    raises the error naming the field of `target`, or on the migration path warns and gives
+    `LenientStatics`); without, the values are an instance's, already checked."""
     lines = [f"{indent}_jx_aux = _jx_last[0]"]
     if not spec.static:
         return lines
@@ -146,11 +148,13 @@ def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str
     if target is not None:
         # one static: hash the value itself, which is cheaper than hashing a 1-tuple
         hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
-        lines += [
+        return [  # (`LenientStatics` never become the last tuple)
+            *lines,
             f"{indent}    try:",
             f"{indent}        _jx_hash({hashed})",
+            f"{indent}        _jx_last[0] = _jx_aux",
             f"{indent}    except TypeError:",
-            f"{indent}        _jx_bad_static({target}, _jx_aux)",
+            f"{indent}        _jx_aux = _jx_bad_static({target}, _jx_aux)",
         ]
     lines.append(f"{indent}    _jx_last[0] = _jx_aux")
     return lines
@@ -286,15 +290,22 @@ def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str
 
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
-    lines = ["def flatten(_jx_obj):", *_read_statics_lines(spec)]
+    ns = _statics_ns(spec)
+    lines = ["def flatten(_jx_obj):", *_read_statics_lines(spec, ns)]
     lines.append(f"    return {_tuple([f'_jx_obj.{n}' for n in spec.data])}, _jx_aux")
-    return _compile("flatten", lines, _statics_ns(spec), spec.cls)
+    return _compile("flatten", lines, ns, spec.cls)
 
 
-def _read_statics_lines(spec: ClassSpec) -> list[str]:
-    """`_jx_aux` for an instance `_jx_obj` of a class without the flatten cache."""
-    lines = [f"    {_tuple(spec.static)} = {_tuple([f'_jx_obj.{n}' for n in spec.static])}"]
-    return (lines if spec.static else []) + _statics_lines(spec, "    ", None)
+def _read_statics_lines(spec: ClassSpec, ns: dict[str, Any]) -> list[str]:
+    """`_jx_aux` for an instance `_jx_obj` of a class without the flatten cache, read at
+    each flatten. On the migration path they may hold what `hash()` rejects, so they are
+    `LenientStatics` there (named if jit cannot compare them), as the cache would hold."""
+    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+    if spec.lenient and spec.static:
+        ns["_jx_lenient"] = functools.partial(LenientStatics.of, spec.cls, spec.static)
+        return [f"    _jx_aux = _jx_lenient({static})"]
+    lines = [f"    {_tuple(spec.static)} = {static}"] if spec.static else []
+    return lines + _statics_lines(spec, "    ", None)
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -310,7 +321,7 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
     else:
         ns.update(_statics_ns(spec))
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
-        lines = ["def flatten_with_keys(_jx_obj):", *_read_statics_lines(spec)]
+        lines = ["def flatten_with_keys(_jx_obj):", *_read_statics_lines(spec, ns)]
         lines.append(f"    return {pairs}, _jx_aux")
     return _compile("flatten_with_keys", lines, ns, spec.cls)
 
