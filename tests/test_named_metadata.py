@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ import jaxdc
 import jaxdc._metadata
 import pytest
 from jax import lax
+from jaxdc.compat import flax_struct
 
 
 @jaxdc.pytree_dataclass
@@ -230,4 +232,19 @@ def test_jax_cache_miss_explanation_names_class_and_field(
             "metadata does not match"
         )
         in caplog.text
+    )
+
+
+def test_statics_the_migration_path_accepts_unhashable_print_their_names_too() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", jaxdc.MigrationWarning)
+
+        @flax_struct.dataclass
+        class Grid:
+            walls: jax.Array
+            colors: dict[str, int] = flax_struct.field(pytree_node=False)
+
+        grid = Grid(jnp.ones(2), {"red": 0})
+    assert str(jax.tree.structure(grid)) == (
+        "PyTreeDef(CustomNode(Grid[Grid(colors={'red': 0})], [*]))"
     )
