@@ -351,7 +351,8 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
         lines += [
             f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
             f"    {_tuple(spec.data)} = _jx_old_data",
-            *_static_locals(spec, "_jx_old_aux"),
+            # (attribute reads: cheaper than indexing the statics tuple, a tuple subclass)
+            *(f"    {n} = _jx_obj.{n}" for n in spec.static),
         ]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
