@@ -93,7 +93,9 @@ class RetraceLog:
 
     def record(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Called at each trace: explain it and count it against the earlier ones."""
-        explain = config.explain_retraces or bool(_jax_config.jax_explain_cache_misses)
+        explain = config.explain_retraces or bool(
+            getattr(_jax_config, "jax_explain_cache_misses", False)  # (a JAX without it: off)
+        )
         warn_after = config.retrace_warning_after
         if not explain and not warn_after:
             self._traces.clear()
