@@ -279,11 +279,13 @@ def test_tree_diff_on_plain_pytrees() -> None:
 
 
 def test_tree_diff_names_other_libraries_metadata_by_class() -> None:
-    @jax.tree_util.register_dataclass
     @dataclasses.dataclass
     class Plain:
         x: jax.Array
-        k: int = dataclasses.field(metadata={"static": True})
+        k: int
+
+    # (field lists spelled out: jax 0.4.36 cannot infer them)
+    jax.tree_util.register_dataclass(Plain, data_fields=["x"], meta_fields=["k"])
 
     (d,) = jaxdc.tree_diff(Plain(jnp.ones(1), 1), Plain(jnp.ones(1), 2))
     assert (d.path, d.kind, d.owner) == ("", "static", "Plain")
@@ -307,13 +309,14 @@ def test_tree_diff_reads_by_flattening_only_and_returns_the_subtrees() -> None:
     register_dataclass) is not re-run, and `old`/`new` are the caller's own objects."""
     calls: list[int] = []
 
-    @jax.tree_util.register_dataclass
     @dataclasses.dataclass
     class Counted:
         x: jax.Array
 
         def __post_init__(self) -> None:
             calls.append(1)
+
+    jax.tree_util.register_dataclass(Counted, data_fields=["x"], meta_fields=[])
 
     a, b = Counted(jnp.ones(1)), Counted(jnp.ones(2))
     calls.clear()
