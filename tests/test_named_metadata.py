@@ -215,6 +215,8 @@ def test_structure_mismatch_errors_name_class_and_field(transform: str) -> None:
 def test_jax_cache_miss_explanation_names_class_and_field(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    if not _NEWEST_WORDING:
+        pytest.skip("older JAX explains cache misses without the node metadata")
     f = jax.jit(lambda o: o.w * 2)
     f(Opt(jnp.ones(2), 0.1))
     jax.config.update("jax_explain_cache_misses", True)
@@ -223,16 +225,11 @@ def test_jax_cache_miss_explanation_names_class_and_field(
             f(Opt(jnp.ones(2), 0.2))
     finally:
         jax.config.update("jax_explain_cache_misses", False)
-    assert OLD in caplog.text and NEW in caplog.text
     assert (
-        not _NEWEST_WORDING
-        or (
-            f"* at input path [0][0], now <class '{__name__}.Opt'> with pytree metadata {NEW} and "
-            f"before <class '{__name__}.Opt'> with pytree metadata {OLD}, so the pytree node "
-            "metadata does not match"
-        )
-        in caplog.text
-    )
+        f"* at input path [0][0], now <class '{__name__}.Opt'> with pytree metadata {NEW} and "
+        f"before <class '{__name__}.Opt'> with pytree metadata {OLD}, so the pytree node "
+        "metadata does not match"
+    ) in caplog.text
 
 
 def test_statics_the_migration_path_accepts_unhashable_print_their_names_too() -> None:

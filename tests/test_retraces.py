@@ -142,6 +142,8 @@ def test_jax_own_switch_turns_the_explanation_on(caplog: pytest.LogCaptureFixtur
 def test_jax_explanation_names_static_parameters_while_jaxdc_explains(
     explained: pytest.LogCaptureFixture,
 ) -> None:
+    if tuple(int(p) for p in jax.__version__.split(".")[:2]) < (0, 10):
+        pytest.skip("older JAX explains cache misses without the node metadata")
     step = _train_step()
     step(STATE, 1)
     jax.config.update("jax_explain_cache_misses", True)
