@@ -103,8 +103,11 @@ class RetraceLog:
         trace = self._remembered(args, kwargs)
         if trace is None:
             return
-        if self._traces:
-            found = self._closest(trace)
+        try:
+            found = self._closest(trace) if self._traces else None
+        except Exception:  # an odd pytree: this trace goes unexplained, never fails
+            found = None
+        if found is not None:
             if explain:
                 logger.warning(self._explanation(found))
             if warn_after:
@@ -112,7 +115,7 @@ class RetraceLog:
         self._traces.append(trace)
         del self._traces[:-_KEPT]
 
-    def _closest(self, trace: _Trace) -> list[_Found]:
+    def _closest(self, trace: _Trace) -> list[_Found] | None:
         """The differences from the closest earlier trace (of equally close ones, the
         latest). A retrace differs in at least one thing, so one difference ends the search:
         in a storm, the latest trace is that close."""
@@ -123,7 +126,7 @@ class RetraceLog:
                 best = found
                 if len(best) <= 1:
                     break
-        return best or []
+        return best
 
     def _remembered(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Trace | None:
         """What jit keys this trace by, per parameter; None if it cannot be read (then this
