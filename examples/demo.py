@@ -147,8 +147,44 @@ def run_runtime_demo() -> None:
     runpy.run_path(str(HERE / "runtime_demo.py"), run_name="__main__")
 
 
+def run_retrace_demo() -> None:
+    banner("5. retraces explained: a static learning rate recompiles every step (docs/retraces.md)")
+    import logging
+    import warnings
+
+    import jax
+    import jax.numpy as jnp
+    import jaxdc as jdc
+
+    @jdc.pytree_dataclass
+    class Opt:
+        lr: jdc.Static[float]  # changes every step: should be a jax.Array
+
+    @jdc.jit
+    def train_step(w: jax.Array, opt: Opt) -> jax.Array:
+        return w - opt.lr * w
+
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("  explained: %(message)s"))
+    logging.getLogger("jaxdc").addHandler(handler)
+    jdc.config.explain_retraces = True
+    print("  JAX's treedef now names the field:", jax.tree.structure(Opt(0.1)))
+    w = jnp.ones(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for step in range(9):
+            if step == 3:
+                jdc.config.explain_retraces = False  # three lines are enough to show
+            w = train_step(w, Opt(0.1 * 0.5**step))
+    for warning in caught:
+        if issubclass(warning.category, jdc.RetraceWarning):
+            print(f"  warned: {warning.message}")
+    logging.getLogger("jaxdc").removeHandler(handler)
+
+
 if __name__ == "__main__":
     summarize(run_mypy(), run_pyright())
     run_runtime_checks()
     if (HERE / "runtime_demo.py").exists():
         run_runtime_demo()
+    run_retrace_demo()

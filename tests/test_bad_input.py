@@ -385,6 +385,11 @@ def _wrong_kinds() -> list[WrongKind]:
 # Public names that are not functions taking objects, and why they have no case above.
 NOT_FUNCTIONS = {
     "Attr": "the type of what attr() returns (attr's cases cover it)",
+    "Config": "the class of jaxdc.config (its switches check values: test_retraces.py)",
+    "RetraceWarning": "a warning class",
+    "TreeDifference": "the record tree_diff returns",
+    "config": "the switches object (its switches check values: test_retraces.py)",
+    "tree_diff": "takes anything: every object is a pytree (a leaf at least)",
     "MigrationWarning": "a warning class",
     "ShapeError": "an exception class",
     "Static": "a typing alias: Static[T] is typing's own subscription",

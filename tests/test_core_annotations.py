@@ -33,7 +33,7 @@ def test_future_annotations_module_level_import(load_module: Load) -> None:
         a = A(jnp.ones(2), "n", 3)
         """
     )
-    assert len(jax.tree.leaves(m.a)) == 1 and "'n', 3" in _statics(m.a)
+    assert len(jax.tree.leaves(m.a)) == 1 and "A(name='n', maybe=3)" in _statics(m.a)
 
 
 def test_future_annotations_with_local_import(load_module: Load) -> None:
@@ -191,7 +191,7 @@ def test_annotated_with_marker_and_alias(load_module: Load) -> None:
         a = A(jnp.ones(1), "n", 2, jnp.zeros(1))
         """
     )
-    assert len(jax.tree.leaves(m.a)) == 2 and "'n', 2" in _statics(m.a)
+    assert len(jax.tree.leaves(m.a)) == 2 and "A(a='n', b=2)" in _statics(m.a)
 
 
 def test_class_defined_by_exec_resolves_in_its_own_globals() -> None:

@@ -23,7 +23,7 @@ def test_three_spellings_of_static_mean_the_same() -> None:
 
     a = A(jnp.ones(1), 1)
     assert len(jax.tree.leaves(a)) == 1
-    assert "1, 2, 3, 4" in str(jax.tree.structure(a))
+    assert "A[A(a=1, b=2, c=3, d=4)]" in str(jax.tree.structure(a))
     assert dataclasses.fields(A)[2].metadata["static"] is True
 
 

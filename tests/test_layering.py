@@ -29,12 +29,15 @@ RUNTIME_LAYERS = {
     "_display": 0,
     "_tracebacks": 0,
     "_subclass": 0,
+    "_metadata": 0,
+    "_config": 0,
     "_shapes_annotations": 0,
     "_policy": 0,
     "_convert": 0,
     "_annotations": 1,
     "_field": 1,
     "_shapes_check": 1,
+    "_tree_diff": 1,
     # 2-3: class facts
     "_hashability": 2,
     "_spec": 3,
@@ -56,6 +59,7 @@ RUNTIME_LAYERS = {
     "_flax": 10,
     "_registration": 11,
     "_dataclass": 12,
+    "_retrace": 12,
     # 13-14: features built on classes (`_edit` is a package: copy_and_mutate's machinery)
     "_node": 13,
     "_jit": 13,

@@ -129,7 +129,7 @@ def test_golden_generated_steps_of_a_cached_class() -> None:
         "    _jx_set = _jx_bind(_jx_obj)\n"
         "    if _jx_children.__class__ is not _jx_tuple: _jx_children = _jx_tuple(_jx_children)\n"
         "    w, b, = _jx_children\n"
-        "    name, = _jx_aux\n"
+        "    name = _jx_aux[0]\n"
         "    _jx_set('w', w)\n"
         "    _jx_set('b', b)\n"
         "    _jx_set('name', name)\n"

@@ -1096,3 +1096,85 @@ def attr_target_not_jaxdc(path: str, got: str) -> str:
         f"jaxdc.attr(...).set() assigns attributes of jaxdc instances; the path "
         f"'o{path}' leads to {got}. Fix: assign it with that object's own API."
     )
+
+
+# =========================================================================================
+# retraces explained (appended by the explain owner; runtime only)
+# =========================================================================================
+# One line per retrace of a `jaxdc.jit` function, one clause per difference from the
+# closest earlier trace:
+#   train_step: state.opt.lr changed 0.1 -> 0.2 (static field 'lr' of 'Opt')
+
+
+def difference_static_field(path: str, old: str, new: str, field: str, cls: str) -> str:
+    return f"{path} changed {old} -> {new} (static field '{field}' of '{cls}')"
+
+
+def difference_static_metadata(path: str, old: str, new: str, cls: str) -> str:
+    """A pytree node that is not a jaxdc class changed its metadata (its statics)."""
+    return f"{path} changed {old} -> {new} (pytree metadata of '{cls}')"
+
+
+def difference_static_parameter(param: str, old: str, new: str) -> str:
+    return f"{param} changed {old} -> {new} (static parameter '{param}')"
+
+
+def difference_leaf(path: str, what: str, old: str, new: str) -> str:
+    """`what`: "shape" or "dtype" of a data leaf (an array)."""
+    return f"{path} changed {what} {old} -> {new}"
+
+
+def difference_structure(path: str, old: str, new: str) -> str:
+    return f"{path} changed structure {old} -> {new}"
+
+
+def retrace_explained(function: str, differences: Iterable[str]) -> str:
+    return f"{function}: {'; '.join(differences)}"
+
+
+def retrace_unexplained(function: str) -> str:
+    """A retrace whose arguments equal an earlier trace's: something else changed."""
+    return (
+        f"{function}: traced again with the same arguments as before (a JAX setting, a global "
+        f"it reads, a cleared cache, or jaxdc.config.explain_retraces switched on made jit "
+        f"trace it again)"
+    )
+
+
+def retrace_storm(function: str, count: int, where: str, distinct: int, fix: str) -> str:
+    """The warning after `count` retraces of one function caused by the same static."""
+    return (
+        f"{function} has been traced again {count} times because {where} changed ({distinct} "
+        f"distinct values so far): each new value traces and compiles it again. Fix: {fix}."
+    )
+
+
+def retrace_storm_field(field: str, cls: str, path: str) -> str:
+    return f"static field '{field}' of class '{cls}' ({path})"
+
+
+def retrace_storm_parameter(param: str) -> str:
+    return f"static parameter '{param}'"
+
+
+def retrace_fix_field(field: str) -> str:
+    return f"make '{field}' a data field: jax.Array"
+
+
+def retrace_fix_parameter(param: str) -> str:
+    return f"make '{param}' a data parameter (drop Static[...]) and pass a jax.Array"
+
+
+def retrace_fix_metadata(cls: str, path: str) -> str:
+    return f"make the changing static of '{cls}' ({path}) a data field"
+
+
+def config_environment(variable: str, value: str, expected: str) -> str:
+    return (
+        f"environment variable {variable}={value!r} is not understood, so the default is used. "
+        f"Fix: set it to {expected}."
+    )
+
+
+def config_value(name: str, given: str, expected: str) -> str:
+    return f"jaxdc.config.{name} got {given}. Fix: set it to {expected}."

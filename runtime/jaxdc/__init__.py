@@ -13,6 +13,7 @@ from dataclasses import asdict, astuple, fields, is_dataclass
 
 from _jaxdc_rules import __version__ as __version__  # the one place the version is written
 
+from jaxdc._config import Config, config
 from jaxdc._convert import as_array
 from jaxdc._copy_and_mutate import copy_and_mutate
 from jaxdc._dataclass import PytreeDataclassDecorator, pytree_dataclass
@@ -22,22 +23,28 @@ from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
 from jaxdc._policy import MigrationWarning, apply_warning_options
 from jaxdc._replace import replace
+from jaxdc._retrace import RetraceWarning
 from jaxdc._serialization import from_state_dict, to_state_dict
 from jaxdc._shapes import EnforcedAnnotationsMixin, ShapeError, dims
 from jaxdc._static import Static
+from jaxdc._tree_diff import TreeDifference, tree_diff
 
 __all__ = [
     "Attr",
+    "Config",
     "EnforcedAnnotationsMixin",
     "MigrationWarning",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "RetraceWarning",
     "ShapeError",
     "Static",
+    "TreeDifference",
     "as_array",
     "asdict",
     "astuple",
     "attr",
+    "config",
     "copy_and_mutate",
     "dims",
     "field",
@@ -49,6 +56,7 @@ __all__ = [
     "replace",
     "static_field",
     "to_state_dict",
+    "tree_diff",
 ]
 
 apply_warning_options()  # `python -W error::jaxdc.MigrationWarning`, which Python skips

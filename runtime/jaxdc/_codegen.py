@@ -12,6 +12,7 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import types
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
+from jaxdc._equality import LenientStatics
 from jaxdc._field import converter_of
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
@@ -126,19 +128,42 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
     `aux`: an expression for an already validated statics tuple to reuse (replace with
     unchanged statics), which also lets jit compare treedefs by identity.
     """
-    lines = [f"{indent}_jx_aux = {aux or _tuple(spec.static)}"]
-    if spec.static and aux is None:
-        # one static: hash the value itself, which is cheaper than hashing a 1-tuple
-        hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
-        lines += [
-            f"{indent}try:",
-            f"{indent}    _jx_hash({hashed})",
-            f"{indent}except TypeError:",
-            f"{indent}    _jx_aux = _jx_bad_static({target}, _jx_aux)",
-        ]
+    lines = _statics_lines(spec, indent, target) if aux is None else [f"{indent}_jx_aux = {aux}"]
     if spec.cached:
         lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     return lines
+
+
+def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str]:
+    """Set `_jx_aux` to the statics tuple (`spec.metadata`, which prints the field names)
+    of the locals named like the static fields: the class's last one when every value is
+    the same object (no tuple built, nothing re-hashed), else a new one, which becomes the
+    last one. With a `target`, a new one is hash-checked first (a value `hash()` rejects
+    raises the error naming the field of `target`, or on the migration path warns and gives
+    `LenientStatics`); without, the values are an instance's, already checked."""
+    lines = [f"{indent}_jx_aux = _jx_last[0]"]
+    if not spec.static:
+        return lines
+    differs = " or ".join(f"_jx_aux[{i}] is not {n}" for i, n in enumerate(spec.static))
+    lines += [f"{indent}if {differs}:", f"{indent}    _jx_aux = _jx_meta({_tuple(spec.static)})"]
+    if target is not None:
+        # one static: hash the value itself, which is cheaper than hashing a 1-tuple
+        hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
+        return [  # (`LenientStatics` never become the last tuple)
+            *lines,
+            f"{indent}    try:",
+            f"{indent}        _jx_hash({hashed})",
+            f"{indent}        _jx_last[0] = _jx_aux",
+            f"{indent}    except TypeError:",
+            f"{indent}        _jx_aux = _jx_bad_static({target}, _jx_aux)",
+        ]
+    lines.append(f"{indent}    _jx_last[0] = _jx_aux")
+    return lines
+
+
+def _statics_ns(spec: ClassSpec) -> dict[str, Any]:
+    """The names `_statics_lines` reads."""
+    return {"_jx_meta": spec.metadata, "_jx_last": spec.last_metadata}
 
 
 def make_init(spec: ClassSpec) -> Callable[..., None]:
@@ -150,7 +175,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         if f._field_type is not dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
     ]
     self_name = "__dataclass_self__" if "self" in {f.name for f in dc_fields} else "self"
-    ns: dict[str, Any] = {"_jx_cls": cls}
+    ns: dict[str, Any] = {"_jx_cls": cls, **_statics_ns(spec)}
     positional: list[str] = []
     keyword: list[str] = []
     body: list[str] = []
@@ -237,12 +262,18 @@ def make_unflatten(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         lines.append(
             "    if _jx_children.__class__ is not _jx_tuple: _jx_children = _jx_tuple(_jx_children)"
         )
-    for group, source in ((spec.data, "_jx_children"), (spec.static, "_jx_aux")):
-        if group:
-            lines.append(f"    {', '.join(group)}, = {source}")
+    if spec.data:
+        lines.append(f"    {', '.join(spec.data)}, = _jx_children")
+    lines += _static_locals(spec, "_jx_aux")
     lines += _store_lines(spec, ns, "_jx_children")
     lines.append("    return _jx_obj")
     return _compile("unflatten", lines, ns, spec.cls)
+
+
+def _static_locals(spec: ClassSpec, source: str) -> list[str]:
+    """Locals named like the static fields, read from the statics tuple `source` by index:
+    unpacking (`a, b = source`) takes CPython's slow generic path for a tuple subclass."""
+    return [f"    {n} = {source}[{i}]" for i, n in enumerate(spec.static)]
 
 
 def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str]:
@@ -265,14 +296,22 @@ def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str
 
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
-    data = _tuple([f"_jx_obj.{n}" for n in spec.data])
+    ns = _statics_ns(spec)
+    lines = ["def flatten(_jx_obj):", *_read_statics_lines(spec, ns)]
+    lines.append(f"    return {_tuple([f'_jx_obj.{n}' for n in spec.data])}, _jx_aux")
+    return _compile("flatten", lines, ns, spec.cls)
+
+
+def _read_statics_lines(spec: ClassSpec, ns: dict[str, Any]) -> list[str]:
+    """`_jx_aux` for an instance `_jx_obj` of a class without the flatten cache, read at
+    each flatten. On the migration path they may hold what `hash()` rejects, so they are
+    `LenientStatics` there (named if jit cannot compare them), as the cache would hold."""
     static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-    return _compile(
-        "flatten",
-        ["def flatten(_jx_obj):", f"    return {data}, {static}"],
-        {},
-        spec.cls,
-    )
+    if spec.lenient and spec.static:
+        ns["_jx_lenient"] = functools.partial(LenientStatics.of, spec.cls, spec.static)
+        return [f"    _jx_aux = _jx_lenient({static})"]
+    lines = [f"    {_tuple(spec.static)} = {static}"] if spec.static else []
+    return lines + _statics_lines(spec, "    ", None)
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -286,9 +325,10 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
             f"    return {pairs}, _jx_aux",
         ]
     else:
+        ns.update(_statics_ns(spec))
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
-        static = _tuple([f"_jx_obj.{n}" for n in spec.static])
-        lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
+        lines = ["def flatten_with_keys(_jx_obj):", *_read_statics_lines(spec, ns)]
+        lines.append(f"    return {pairs}, _jx_aux")
     return _compile("flatten_with_keys", lines, ns, spec.cls)
 
 
@@ -310,14 +350,16 @@ def make_replace(spec: ClassSpec) -> Callable[[Any, dict[str, Any]], Any]:
     refused = [n for n in names if n not in settable]
     post_init = spec.post_init and not spec.custom_init
     initvars = list(spec.initvars) if post_init else []
-    ns: dict[str, Any] = {"_jx_cls": cls}
+    ns: dict[str, Any] = {"_jx_cls": cls, **_statics_ns(spec)}
     lines = ["def replace(_jx_obj, _jx_changes):"]
     uncached = names
     reuse_aux = spec.cached and bool(spec.static) and not post_init
     if spec.cached and (spec.data or spec.static):
         lines += [
             f"    _jx_old_data, _jx_old_aux = _jx_obj.{CACHE_ATTR}",
-            f"    {_tuple(spec.data)}, {_tuple(spec.static)} = _jx_old_data, _jx_old_aux",
+            f"    {_tuple(spec.data)} = _jx_old_data",
+            # (attribute reads: cheaper than indexing the statics tuple, a tuple subclass)
+            *(f"    {n} = _jx_obj.{n}" for n in spec.static),
         ]
         uncached = [f.name for f in spec.excluded]
     lines += [f"    {n} = _jx_obj.{n}" for n in uncached]
@@ -374,7 +416,7 @@ def make_reseal(spec: ClassSpec) -> Callable[[Any], None]:
     if names:
         lines.append(f"    {', '.join(names)}, = _jx_obj.{', _jx_obj.'.join(names)},")
     lines += _seal_lines(spec, "    ", "_jx_obj")
-    return _compile("reseal", lines, {}, spec.cls)
+    return _compile("reseal", lines, _statics_ns(spec), spec.cls)
 
 
 def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
@@ -384,18 +426,15 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
     Statics are re-hashed only when one changed; otherwise `obj`'s statics tuple is reused,
     so jit compares treedefs by identity.
     """
-    ns: dict[str, Any] = {"_jx_cls": spec.cls}
+    ns: dict[str, Any] = {"_jx_cls": spec.cls, **_statics_ns(spec)}
     lines = ["def apply(_jx_src, _jx_changes):"]
     if spec.cached:
         lines.append(f"    _jx_data, _jx_aux = _jx_src.{CACHE_ATTR}")
-        lines += [
-            f"    {_tuple(group)} = {source}"
-            for group, source in ((spec.data, "_jx_data"), (spec.static, "_jx_aux"))
-            if group
-        ]
-    else:
+        if spec.data:
+            lines.append(f"    {_tuple(spec.data)} = _jx_data")
+        lines += _static_locals(spec, "_jx_aux")
+    else:  # no flatten cache to store statics in: they are only checked, if changed
         lines += [f"    {n} = _jx_src.{n}" for n in (*spec.data, *spec.static)]
-        lines.append(f"    _jx_aux = {_tuple(spec.static)}")
     lines.append("    _jx_static_changed = False")
     lines.append("    for _jx_k, _jx_v in _jx_changes.items():")
     for i, n in enumerate((*spec.data, *spec.static)):
@@ -407,11 +446,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         "    _jx_obj = _jx_new(_jx_cls)",
         "    _jx_set = _jx_bind(_jx_obj)",
         "    if _jx_static_changed:",
-        f"        _jx_aux = {_tuple(spec.static)}",
-        "        try:",
-        "            _jx_hash(_jx_aux)",
-        "        except TypeError:",
-        "            _jx_aux = _jx_bad_static(_jx_obj, _jx_aux)",
+        *_statics_lines(spec, "        ", "_jx_obj"),
         f"    _jx_children = {_tuple(spec.data)}",
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",

@@ -48,7 +48,7 @@ def seal(obj: Any, spec: ClassSpec) -> None:
             message = messages.field_not_set(f.name, class_name(type(obj)), init=f.field.init)
             raise TypeError(message)
         values[f.name] = value
-    statics = tuple(values[n] for n in spec.static)
+    statics: tuple[Any, ...] = spec.metadata(values[n] for n in spec.static)
     try:
         hash(statics)
     except TypeError:

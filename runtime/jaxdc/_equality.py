@@ -134,6 +134,10 @@ class LenientStatics(tuple):  # type: ignore[type-arg]
     def __reduce__(self) -> tuple[Any, ...]:
         return LenientStatics.of, (self.owner, self.names, tuple(self))
 
+    def __repr__(self) -> str:  # as `_metadata.StaticMetadata` shows statics in JAX's messages
+        pairs = ", ".join(f"{n}={v!r}" for n, v in zip(self.names, self, strict=False))
+        return f"{class_name(self.owner)}({pairs})"
+
     def __eq__(self, other: object) -> bool:
         return statics_equal(self, other)
 

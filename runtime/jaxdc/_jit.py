@@ -38,7 +38,10 @@ import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
+from jaxdc._config import config
 from jaxdc._display import class_name, given, type_shown, wrong_kind
+from jaxdc._metadata import static_argument
+from jaxdc._retrace import RetraceLog
 from jaxdc._spec import spec_of
 from jaxdc._tracebacks import drop_internal_frames
 
@@ -167,6 +170,13 @@ class Jitted:
         self._caller = caller
         self._jitted: Any = None
         self._static: tuple[str, ...] = ()  # for messages
+        # Where static arguments come in: (position, name) and keyword names. While
+        # `jaxdc.config.explain_retraces` is on, each is handed to jax.jit as a
+        # `StaticArgument`, which JAX's explanation shows as `Static(val=name=value)`; off,
+        # the call path stays as short as jax.jit's (wrapping costs ~10% of a small call).
+        self._static_positions: tuple[tuple[int, str], ...] = ()
+        self._static_keywords: frozenset[str] = frozenset()
+        self._retraces: RetraceLog | None = None
         functools.update_wrapper(self, fun)
 
     def _compiled(self) -> Any:
@@ -175,16 +185,40 @@ class Jitted:
             fun = self._fun
             names, nums = _static_parameters(fun, self._caller)
             static_names = tuple(dict.fromkeys([*names, *self._extra]))
-            params = list(inspect.signature(fun).parameters)
+            parameters = list(inspect.signature(fun).parameters.values())
+            params = [p.name for p in parameters]
+            self._static = (*(params[i] for i in nums), *static_names)
+            self._retraces = RetraceLog(fun, frozenset(self._static))
             jitted = jax.jit(
-                fun,
+                self._retraces.traced(),
                 static_argnames=static_names or None,
                 static_argnums=tuple(nums) or None,
                 **self._options,
             )
-            self._static = (*(params[i] for i in nums), *static_names)
+            self._static_positions = tuple(
+                (i, p.name)
+                for i, p in enumerate(parameters)
+                if p.name in self._static and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            )
+            self._static_keywords = frozenset(static_names)
             self._jitted = jitted
         return jitted
+
+    def _named(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments with each static one as a `StaticArgument` (its parameter named)."""
+        positions = self._static_positions
+        if positions and len(args) > positions[0][0]:
+            named = list(args)
+            for i, name in positions:
+                if i < len(named):
+                    named[i] = static_argument(name, named[i])
+            args = tuple(named)
+        if kwargs and self._static_keywords:
+            keywords = self._static_keywords
+            kwargs = {k: static_argument(k, v) if k in keywords else v for k, v in kwargs.items()}
+        return args, kwargs
 
     # Errors (including a Static annotation that cannot be read, found on the first call)
     # leave with jaxdc's frames dropped (`drop_internal_frames`, then a bare `raise`, which
@@ -192,7 +226,11 @@ class Jitted:
     # point catches in its own frame; `_translated` holds what they share.
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
-            return self._compiled()(*args, **kwargs)
+            jitted = self._compiled()
+            if self._static and config.explain_retraces:
+                named, keywords = self._named(args, kwargs)
+                return jitted(*named, **keywords)
+            return jitted(*args, **kwargs)
         except Exception as exc:
             try:
                 raise self._translated(exc, args, kwargs)
@@ -202,7 +240,13 @@ class Jitted:
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
         try:
-            return self._compiled().lower(*args, **kwargs)
+            jitted = self._compiled()
+            named, keywords = (
+                self._named(args, kwargs)
+                if self._static and config.explain_retraces
+                else (args, kwargs)
+            )
+            return jitted.lower(*named, **keywords)
         except Exception as exc:
             try:
                 raise self._translated(exc, args, kwargs)

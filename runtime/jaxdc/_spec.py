@@ -21,13 +21,14 @@ from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, class_or
 from jaxdc._display import class_name
 from jaxdc._field import PYTREE_KEY, PYTREE_NODE_KEY, STATIC_KEY
 from jaxdc._hashability import find_unhashable
+from jaxdc._metadata import CACHE_ATTR, StaticMetadata, metadata_type
 from jaxdc._policy import Origin, report
 
-__all__ = ["ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
+__all__ = ["CACHE_ATTR", "ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
 
 Kind = Literal["data", "static", "excluded"]
 SPEC_ATTR = "__jaxdc_spec__"
-CACHE_ATTR = "_jaxdc_flat_"
+_NEVER = object()  # a static value no instance holds
 
 
 class UnresolvedField(TypeError):
@@ -93,6 +94,19 @@ class ClassSpec:
     @functools.cached_property
     def static(self) -> tuple[str, ...]:
         return self.names("static")
+
+    @functools.cached_property
+    def metadata(self) -> type[StaticMetadata]:
+        """The type of the statics tuple in the flatten cache (it prints the field names)."""
+        return metadata_type(self.cls, self.static, self.data if self.cached else None)
+
+    @functools.cached_property
+    def last_metadata(self) -> list[StaticMetadata]:
+        """One slot: the statics tuple made last. Generated code reuses it when every
+        static value is the same object (no new tuple, no re-hashing), so the common case,
+        the same statics every construction, costs less than building a tuple. It keeps
+        those values alive until other ones are made."""
+        return [self.metadata((_NEVER,) * len(self.static))]
 
     @functools.cached_property
     def excluded(self) -> tuple[FieldSpec, ...]:

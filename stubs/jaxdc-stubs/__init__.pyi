@@ -5,6 +5,7 @@ from dataclasses import (
     is_dataclass as is_dataclass,
 )
 
+from jaxdc._config import Config as Config, config as config
 from jaxdc._convert import as_array as as_array
 from jaxdc._copy_and_mutate import copy_and_mutate as copy_and_mutate
 from jaxdc._dataclass import (
@@ -17,6 +18,7 @@ from jaxdc._mutation import Attr as Attr, attr as attr
 from jaxdc._node import PyTreeNode as PyTreeNode
 from jaxdc._policy import MigrationWarning as MigrationWarning
 from jaxdc._replace import replace as replace
+from jaxdc._retrace import RetraceWarning as RetraceWarning
 from jaxdc._serialization import from_state_dict as from_state_dict, to_state_dict as to_state_dict
 from jaxdc._shapes import (
     EnforcedAnnotationsMixin as EnforcedAnnotationsMixin,
@@ -24,21 +26,26 @@ from jaxdc._shapes import (
     dims as dims,
 )
 from jaxdc._static import Static as Static
+from jaxdc._tree_diff import TreeDifference as TreeDifference, tree_diff as tree_diff
 
 __version__: str
 
 __all__ = [
     "Attr",
+    "Config",
     "EnforcedAnnotationsMixin",
     "MigrationWarning",
     "PyTreeNode",
     "PytreeDataclassDecorator",
+    "RetraceWarning",
     "ShapeError",
     "Static",
+    "TreeDifference",
     "as_array",
     "asdict",
     "astuple",
     "attr",
+    "config",
     "copy_and_mutate",
     "dims",
     "field",
@@ -50,4 +57,5 @@ __all__ = [
     "replace",
     "static_field",
     "to_state_dict",
+    "tree_diff",
 ]

@@ -365,7 +365,7 @@ class CopyAndMutate:
             mapped = [self._result_of(v) for v in data]
             if _same(mapped, data):
                 return value
-            return ops.unflatten(ops.read_static(value), tuple(mapped))
+            return ops.unflatten(ops.flat(value)[1], tuple(mapped))
         containers = self._containers
         if containers is not None:
             copied = containers.get(id(value))

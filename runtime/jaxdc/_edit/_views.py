@@ -305,7 +305,7 @@ def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
 
     def _jaxdc_flat_(self: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The flatten cache, computed: what `replace(view, ...)` reads."""
-        return tuple(getattr(self, n) for n in spec.data), tuple(
+        return tuple(getattr(self, n) for n in spec.data), spec.metadata(
             getattr(self, n) for n in spec.static
         )
 
@@ -333,15 +333,15 @@ def make_view_class(spec: ClassSpec, ops: NodeOps) -> type:
     }
     view_cls = hidden_subclass(cls, namespace)  # calling it constructs `cls`
     record_of: Callable[[Any], ViewRecord | Stub] = view_cls.__dict__[_RECORD_SLOT].__get__
-    data, static = spec.data, spec.static
+    data, static, metadata = spec.data, spec.static, spec.metadata
     keys = tuple(GetAttrKey(n) for n in data)
 
     def flatten_with_keys(obj: Any) -> tuple[Any, Any]:
         children = tuple((k, getattr(obj, n)) for k, n in zip(keys, data, strict=True))
-        return children, tuple(getattr(obj, n) for n in static)
+        return children, metadata(getattr(obj, n) for n in static)
 
     def flatten(obj: Any) -> tuple[Any, Any]:
-        return tuple(getattr(obj, n) for n in data), tuple(getattr(obj, n) for n in static)
+        return tuple(getattr(obj, n) for n in data), metadata(getattr(obj, n) for n in static)
 
     # So jax.tree.map & co. work on views; unflattening gives the user's class.
     jax.tree_util.register_pytree_with_keys(
