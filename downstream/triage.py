@@ -107,16 +107,16 @@ _NAVIX_FUNCTIONS = (
     "`struct.field(pytree_node=False)` as `value_fn` next to them has"
 )
 
-_FLAX_DICT_STATIC = "TypeError: static field 'meta' of class 'Point' got a value of type 'dict', which is not hashable (unhashable type: 'dict'). Static values are jit cache keys. Fix: pass an immutable value (a tuple instead of a list, a frozenset instead of a set), or make 'meta' a data field."
-_FLAX_FROZEN = (
-    "`frozen=False` (a mutable flax struct): jaxdc classes are always frozen and the "
-    "compat decorator raises an error naming the fix (docs/migrating.md, From "
-    "`flax.struct`); the checkers report the non-frozen subclass of a frozen class"
+_FLAX_DICT_STATIC = "jaxdc.MigrationWarning: static field 'meta' of class 'Point' got a value of type 'dict', which is not hashable (unhashable type: 'dict'). Static values are jit cache keys. Fix: pass an immutable value (a tuple instead of a list, a frozenset instead of a set), or make 'meta' a data field."
+_FLAX_STRICT = (
+    "flax's own pytest configuration turns every warning into an error (`filterwarnings = "
+    '["error"]`), so the `jaxdc.MigrationWarning` the migration line gives for what jaxdc '
+    "would reject ({what}) fails the test; without that setting the test passes with the "
+    "warning. docs/migrating.md (step 1) documents it: such a project adds "
+    "`ignore::jaxdc.MigrationWarning` to its filters while it fixes the warned lines"
 )
-
-_RLAX_FROZEN = "dataclasses.FrozenInstanceError: cannot assign to field 'memory' of 'IntrinsicRewardState': jaxdc instances are frozen, like JAX arrays; fields can be set only on `self` in __init__/__post_init__ or inside `with jaxdc.copy_and_mutate(...)`. Fix: jaxdc.replace(obj, memory=...), or `with jaxdc.copy_an"
-
-_NAVIX_IMPORT = "TypeError: static field 'observation_space' of class 'Environment' has unhashable type 'Space': frozen dataclass 'Space' has field 'minimum' of unhashable type 'jax.Array' (arrays are not hashable). Static values are part of the treedef and used as jit cache keys, so they must be hashable. Fix: make"
+_FLAX_FROZEN = _FLAX_STRICT.format(what="`frozen=False`, a mutable flax struct")
+_FLAX_DICT = _FLAX_STRICT.format(what="a `dict` in a static field")
 
 TRIAGE: tuple[Verdict, ...] = (
     # --- jax_dataclasses 1.6.3's own tests ------------------------------------------------
@@ -312,23 +312,6 @@ TRIAGE: tuple[Verdict, ...] = (
     # --- navix 0.7.4 ------------------------------------------------------------------------
     *_each(
         "navix",
-        open_in("branch adopt (lenient migration path)"),
-        "`Environment.observation_space: Space = struct.field(pytree_node=False)` holds a "
-        "`Space` with jax Array fields: unhashable, a real latent bug (an equal copy passed "
-        "to a jitted function fails), but navix runs today because JAX compares static "
-        "metadata by identity first. jaxdc rejects the class at definition, so each test "
-        "module fails to import (its tests then do not run: each is listed as not run on "
-        "jaxdc). The migration path must warn with the fix instead (issue 16 §1)",
-        ("::tests.test_actions", _NAVIX_IMPORT),
-        ("::tests.test_environments", _NAVIX_IMPORT),
-        ("::tests.test_grid", _NAVIX_IMPORT),
-        ("::tests.test_issues", _NAVIX_IMPORT),
-        ("::tests.test_observations", _NAVIX_IMPORT),
-        ("::tests.test_tasks", _NAVIX_IMPORT),
-        ("::tests.test_terminations", _NAVIX_IMPORT),
-    ),
-    *_each(
-        "navix",
         MISTAKE,
         _NAVIX_SPACES,
         (
@@ -360,11 +343,8 @@ TRIAGE: tuple[Verdict, ...] = (
     # --- flax 0.12.8's own struct tests ---------------------------------------------------
     *_each(
         "flax",
-        open_in("branch adopt (lenient migration path)"),
-        "`meta: Any = struct.field(pytree_node=False)` holds a `dict`: flax accepts it (JAX "
-        "compares static metadata with `==`, so a dict static caches correctly); jaxdc's "
-        "migration path must accept it with a warning naming the fix (issue 16 §1), not "
-        "raise at construction",
+        DIFFERENCE,
+        _FLAX_DICT,
         ("tests.struct_test.StructTest::test_keypath_error", _FLAX_DICT_STATIC),
         ("tests.struct_test.StructTest::test_mutation", _FLAX_DICT_STATIC),
         ("tests.struct_test.StructTest::test_no_extra_fields", _FLAX_DICT_STATIC),
@@ -376,15 +356,15 @@ TRIAGE: tuple[Verdict, ...] = (
         _FLAX_FROZEN,
         (
             "tests.struct_test.StructTest::test_mutable0",
-            "TypeError: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+            "jaxdc.MigrationWarning: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
         ),
         (
             "tests.struct_test.StructTest::test_slots",
-            "TypeError: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+            "jaxdc.MigrationWarning: jaxdc.compat.flax_struct.dataclass(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
         ),
         (
             "tests.struct_test.StructTest::test_mutable1",
-            "TypeError: class B(PyTreeNode)(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
+            "jaxdc.MigrationWarning: class B(PyTreeNode)(frozen=False): jaxdc classes are always frozen, like JAX arrays (a mutable pytree node breaks jit caching and tracing). Fix: drop frozen=False; edit instances with jaxdc.replace(...) or jaxdc.copy_and_mutate(...).",
         ),
         (
             "tests.struct_test:148 [misc]",
@@ -393,32 +373,6 @@ TRIAGE: tuple[Verdict, ...] = (
         (
             "tests.struct_test:148 [reportGeneralTypeIssues]",
             "A non-frozen class cannot inherit from a class that is frozen",
-        ),
-    ),
-    Verdict(
-        "flax",
-        "tests.struct_test.StructTest::test_double_wrap_no_op",
-        "AssertionError: False is not true",
-        open_in("branch adopt (jaxdc.compat.flax_struct)"),
-        "the test checks that decorating twice is a no-op through flax's marker attribute "
-        "`_flax_dataclass`, which `jaxdc.compat.flax_struct.dataclass` does not set (the "
-        "double wrap itself is a no-op): set the marker, or document the difference",
-    ),
-    *_each(
-        "flax",
-        open_in("the mypy plugin (typed `.replace` of compat classes; no branch owns it)"),
-        "false alarm: `@struct.dataclass class A` then `class B(A, struct.PyTreeNode)` runs "
-        "(`B(b=2).replace(a=3)` works), but the plugin types the decorated class's "
-        "`.replace` with A's fields only, which mypy finds incompatible with "
-        "`PyTreeNode.replace` (the test redefines `A` in two branches, and mypy keeps the "
-        "decorated one)",
-        (
-            "tests.struct_test:109 [misc]",
-            'Definition of "replace" in base class "A" is incompatible with definition in base class "PyTreeNode"',
-        ),
-        (
-            "tests.struct_test:122 [misc]",
-            'Definition of "replace" in base class "A" is incompatible with definition in base class "PyTreeNode"',
         ),
     ),
     *_each(
@@ -440,37 +394,12 @@ TRIAGE: tuple[Verdict, ...] = (
     # --- rlax 0.1.9 --------------------------------------------------------------------------
     *_each(
         "rlax",
-        open_in("branch adopt (lenient migration path)"),
-        "`IntrinsicRewardState` is a `@chex.dataclass` without `frozen=True` (mutable in "
-        "chex), and `episodic_memory_intrinsic_rewards` assigns `state.memory = ...` on the "
-        "instance it just built (module rlax._src.exploration, line 221). The compat decorator "
-        "freezes it (docs/migrating.md lists that as a difference), so the migration line "
-        "breaks a test that passed: the first step must not (issue 16: a warning with the "
-        "fix on the migration path)",
-        (
-            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__with_device",
-            _RLAX_FROZEN,
-        ),
-        (
-            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__with_jit",
-            _RLAX_FROZEN,
-        ),
-        (
-            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__without_device",
-            _RLAX_FROZEN,
-        ),
-        (
-            "rlax._src.exploration_test.EMIntrinsicRewardTest::test_novelty_reward__without_jit",
-            _RLAX_FROZEN,
-        ),
-    ),
-    *_each(
-        "rlax",
         DIFFERENCE,
-        "`intrinsic_reward_state.memory = ...` on a chex dataclass instance (the tests "
-        "above): jaxdc classes are always frozen (docs/migrating.md, From `chex.dataclass`: "
-        "`obj.x = v` becomes `obj = obj.replace(x=v)`), and the checkers report the "
-        "assignment from the first step",
+        "`intrinsic_reward_state.memory = ...` on a `@chex.dataclass` instance without "
+        "`frozen=True` (mutable in chex): the migration line lets it run with a "
+        "`jaxdc.MigrationWarning` naming the fix, and the checkers report the assignment "
+        "from the first step (docs/migrating.md, From `chex.dataclass`: `obj.x = v` becomes "
+        "`obj = obj.replace(x=v)`)",
         (
             "rlax._src.exploration:221 [misc]",
             'Property "memory" defined in "IntrinsicRewardState" is read-only',
@@ -529,15 +458,6 @@ TRIAGE: tuple[Verdict, ...] = (
             "jaxmarl.environments.storm.storm_2p:695 [arg-type]",
             'Argument "freeze" to "replace" of "State" has incompatible type "Array"; expected "int"',
         ),
-    ),
-    Verdict(
-        "jaxmarl",
-        "jaxmarl.environments.overcooked_v2.overcooked:65 [jaxdc-data]",
-        "data field 'agents' of class 'State' has type 'Agent', which is not array-like: 'Agent' is not an array type or a pytree class. Data fields are pytree children that JAX traces as arrays. Fix: declare it Static[Agent] if it is configuration, or list 'Agent' under extra_pytree_bases or extra_array_types in [tool.jaxdc-mypy] if JAX can trace it.",
-        open_in("branch adopt (the plugin on chex_dataclass compat classes)"),
-        "false alarm: `Agent` is a `@chex_dataclass.dataclass` class (migrated from "
-        "`@chex.dataclass`), a pytree, but the plugin does not know compat chex classes as "
-        "jaxdc classes yet, so a field holding one reads as a non-array data field",
     ),
     # --- mctx 0.0.71 --------------------------------------------------------------------------
     Verdict(
