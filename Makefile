@@ -70,9 +70,11 @@ $(DS_STAMP): downstream/requirements.txt downstream/packages.py pyproject.toml
 test-downstream: $(DS_STAMP)
 	$(DS_VENV)/bin/python downstream/run.py run
 
+# Every benchmark side by side; rewrites docs/benchmarks.md and its plots (~10-20 minutes
+# on 2 cores: the plugin part runs a reduced list of project sizes, see the page).
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[dev,bench]'
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py --page docs/benchmarks.md --only micro,nested,floor,shapes,imports,plugin
 
 clean:
 	rm -rf $(VENV) .venv-matrix $(DS_VENV) downstream/.sdists downstream/.work build dist .mypy_cache .pytest_cache
