@@ -91,8 +91,16 @@ def _field_lines(
     )
     ns["_jx_len"] = len
     if spec.dtype is not None:
+        # numpy hashes a dtype afresh on every lookup (~100 ns, a third of a field's check);
+        # the dtype last accepted for this field is remembered and compared by identity
+        # first (array dtypes are numpy's canonical instances, so this is the usual hit).
         ns[f"_jx_dt{index}"] = spec.dtype.cache
-        checks.append(f"if _jx_dt{index}.get(_jx_d) is not True: {fail}")
+        ns[f"_jx_ok{index}"] = [None]
+        checks += [
+            f"if _jx_d is not _jx_ok{index}[0]:",
+            f"    if _jx_dt{index}.get(_jx_d) is not True: {fail}",
+            f"    _jx_ok{index}[0] = _jx_d",
+        ]
     tail = 0 if cut is None else len(spec.dims) - cut - 1
     for position, dim in enumerate(spec.dims):
         if cut is not None and position == cut:
