@@ -71,6 +71,15 @@ these floors is the price of a custom node, not of jaxdc's code.
 
 {floor}
 
+Reading the verdicts: *stored pair* checks nothing, so what separates jaxdc's construction
+from it is what jaxdc checks on every instance (each static value is hashed, so an
+unhashable one fails at the line that made it, and a subclass's `__init__` is told apart).
+`flatten_with_path` reaches the *C flatten* floor only if every instance also stores its
+keyed pair; the *C flatten* rows for construction and unflatten show what that would cost
+every instance, whether or not anything asks for key paths, so jaxdc builds the keyed pair
+when asked. jit dispatch flattens the inputs and unflattens the outputs, so it shares the
+floors of both.
+
 ## `check_shapes=True`
 
 {shapes}
@@ -397,6 +406,56 @@ def _plugin_table(plugin: dict) -> list[str]:
     return lines
 
 
+def _verdicts(
+    floor: dict[str, dict[str, list[float]]],
+    ops: Sequence[tuple[str, str]],
+    targets: Callable[[str, str], float | None],
+    floor_ops: dict[str, Sequence[str]],
+) -> list[str]:
+    """Each jaxdc target measured in the floor run: met, at the floor (within 5% of the
+    cheapest custom node that builds what jaxdc builds), or above it."""
+    lines = [
+        "| target | jaxdc | cheapest floor that builds the instance | verdict |",
+        "|---|---|---|---|",
+    ]
+    labels = dict(ops)
+    order = [op for op, _ in ops]
+    shapes = ["small", "wide", "nested"]
+
+    def position(key: str) -> tuple[int, int]:
+        op, shape = key.split("/")
+        return (order.index(op) if op in order else 99, shapes.index(shape))
+
+    for key in sorted(floor, key=position):
+        by = floor[key]
+        op, shape = key.split("/")
+        target = targets(op, shape)
+        if target is None or "jaxdc" not in by:
+            continue
+        ref = by["register_dataclass"]
+        mine = paired(by["jaxdc"], ref)[1]
+        floors = {
+            name: paired(by[name], ref)[1]
+            for name, bounded in floor_ops.items()
+            if op in bounded and name in by and "no-op" not in name
+        }
+        best = min(floors, key=floors.__getitem__) if floors else None
+        if mine <= target:
+            verdict = "met"
+        elif best is not None and mine <= floors[best] * 1.05:
+            verdict = "**at the floor**: out of reach for a custom node"
+        elif best is not None:
+            verdict = f"{_fmt(mine / floors[best])}× the floor"
+        else:
+            verdict = "missed"
+        floor_cell = f"{_fmt(floors[best])} ({best.removeprefix('floor: ')})" if best else "–"
+        lines.append(
+            f"| {labels.get(op, op)} · {shape} ≤ {target:.2f} | {_fmt(mine)} | {floor_cell} "
+            f"| {verdict} |"
+        )
+    return lines
+
+
 def _imports_table(imports: dict) -> list[str]:
     lines = [
         "| library | `import` after `import jax`: median (min–max) | × `import jaxdc` "
@@ -443,6 +502,7 @@ def write(
     targets: Callable[[str, str], float | None],
     shapes_target: float,
     floor_libs: Sequence[str],
+    floor_ops: dict[str, Sequence[str]] | None = None,
 ) -> list[Path]:
     """Write the plots of the sections in `raw` and rewrite their blocks of `page` (created
     from the template if missing). Returns the files written."""
@@ -468,11 +528,16 @@ def write(
         plot_peers(raw["micro"], ops, img / "runtime-peers.png")
         written += [img / "runtime-jaxdc.png", img / "runtime-peers.png"]
     if "floor" in raw:
+        floor_ops = floor_ops or {}
         libs = [k for k in floor_libs if _has(raw["floor"], k)]
         sections["floor"] = [
             ratio_note,
             "",
             *_ops_table(raw["floor"], ops, libs, "register_dataclass"),
+            "",
+            "jaxdc's targets against these floors (medians):",
+            "",
+            *_verdicts(raw["floor"], ops, targets, floor_ops),
         ]
         plot_floor(raw["floor"], img / "floor.png", libs)
         written.append(img / "floor.png")

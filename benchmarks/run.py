@@ -415,6 +415,7 @@ def main() -> int:
             micro.target,
             SHAPES_CONSTRUCTION_TARGET,
             ("jaxdc", *floor.FLOOR_OPS, "NamedTuple"),
+            floor.FLOOR_OPS,
         )
         print(f"(page: {', '.join(str(p) for p in written)})", file=sys.stderr)
     return 0

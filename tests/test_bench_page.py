@@ -53,7 +53,11 @@ def test_quick_run_writes_a_well_formed_page(tmp_path: Path) -> None:
     for label in ("flatten", "unflatten", "construction", "replace", "jit dispatch f(o)->o"):
         assert f"| {label} | nested |" in runtime
     assert "| flatten | small |" in _block(text, "bench-floor")
-    assert "floor: C flatten" in _block(text, "bench-floor")
+    floor = _block(text, "bench-floor")
+    assert "floor: C flatten" in floor
+    # every jaxdc target the floor run measures gets a verdict against the floors
+    assert "| flatten · nested ≤ 1.05 |" in floor
+    assert "| unflatten · small ≤ 0.50 |" in floor
     # sections not run keep their block as it was
     assert _block(text, "bench-plugin").strip() == "(not measured yet)"
     for png in ("runtime-jaxdc", "runtime-peers", "floor"):
