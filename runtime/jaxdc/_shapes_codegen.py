@@ -76,8 +76,8 @@ def _field_lines(
     checks: list[str] = []
     rank, cut = spec.rank, spec.variadic
     if cut is None:
-        axes = [f"_jx_t{position}" for position in range(rank)]
-        checks.append(f"{''.join(a + ', ' for a in axes)}= _jx_s" if axes else f"if _jx_s: {fail}")
+        unpacked = "".join(f"_jx_t{position}, " for position in range(rank))
+        checks.append(f"{unpacked}= _jx_s" if unpacked else f"if _jx_s: {fail}")
     else:
         checks.append(f"if _jx_len(_jx_s) < {rank}: {fail}")
         ns["_jx_len"] = len
