@@ -145,11 +145,16 @@ def cpu_model() -> str:
 
 def provenance_text(meta: dict[str, Any]) -> str:
     return (
-        f"Measured {meta['date']} on {meta['cpu']} ({meta['cores']} cores, "
-        f"{meta['system']}), Python {meta['python']}; {', '.join(meta['versions'])}; "
-        f"{meta['jaxdc_source']}. Runtime rows: {meta['rounds']} interleaved rounds"
-        f"{' (`--quick`)' if meta['quick'] else ''}."
+        f"Measured on {meta['cpu']} ({meta['cores']} cores, {meta['system']}), Python "
+        f"{meta['python']}; {', '.join(meta['versions'])}. Each section below says when it "
+        "was measured (a run with `--only` rewrites only its own sections)."
     )
+
+
+def run_line(meta: dict[str, Any]) -> str:
+    """The first line of each section's block: which run wrote it."""
+    quick = ", `--quick`" if meta["quick"] else ""
+    return f"_Measured {meta['date']}; {meta['jaxdc_source']}{quick}._"
 
 
 def machine_meta(rounds: int, quick: bool, jaxdc_source: str) -> dict[str, Any]:
@@ -514,8 +519,9 @@ def write(
     text = page.read_text()
     sections: dict[str, list[str]] = {"provenance": [provenance_text(raw["meta"])]}
     ratio_note = (
-        "Cells: median ratio to the reference over the rounds (min–max of the per-round "
-        "ratios); the reference column is its absolute median time."
+        f"Cells: median ratio to the reference over {raw['meta']['rounds']} interleaved "
+        "rounds (min–max of the per-round ratios); the reference column is its absolute "
+        "median time."
     )
     if "micro" in raw:
         libs = [k for k in (*PLOTTED_PEERS, "ojax", "tjax", "tuple") if _has(raw["micro"], k)]
@@ -576,6 +582,8 @@ def write(
         plot_plugin(raw["plugin"], img / "plugin.png")
         written.append(img / "plugin.png")
     for section, lines in sections.items():
+        if section != "provenance":
+            lines = [run_line(raw["meta"]), "", *lines]
         text = docblocks.render_block(text, _block_name(section), "\n".join(lines))
     page.write_text(text)
     return written
