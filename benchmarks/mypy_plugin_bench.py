@@ -19,6 +19,10 @@ per-class check). `--large` is the scale check of issue 11: 200 modules x 10 cla
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
     .venv/bin/python benchmarks/mypy_plugin_bench.py --large --write
+
+The cost against project size on docs/benchmarks.md comes from `scale()`, which `make bench`
+runs for REDUCED_SIZES (`benchmarks/run.py --only plugin --plugin-sizes full|100,500,...`
+picks other sizes).
 """
 
 from __future__ import annotations
