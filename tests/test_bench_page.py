@@ -76,10 +76,10 @@ def test_plugin_and_import_sections_render_from_samples(tmp_path: Path) -> None:
         "plugin_rounds": 2,
         "plugin_reduced": True,
         "imports": {
-            "jaxdc": {"wall_ms": [8.0, 9.0, 10.0], "cpu_ms": [8.0], "heavy": [], "error": ""},
+            "jaxdc": {"wall_ms": [9.0], "cpu_ms": [8.0, 9.0, 10.0], "heavy": [], "error": ""},
             "flax.struct": {
-                "wall_ms": [80.0, 90.0],
-                "cpu_ms": [80.0],
+                "wall_ms": [95.0],
+                "cpu_ms": [80.0, 90.0],
                 "heavy": ["rich"],
                 "error": "",
             },
@@ -93,8 +93,8 @@ def test_plugin_and_import_sections_render_from_samples(tmp_path: Path) -> None:
     assert "| 2000 | project-cold | 2.10 s | 1.05 (1.00–1.10) |" in plugin
     assert "reduced list of sizes" in plugin
     imports = _block(text, "bench-imports")
-    assert "| **jaxdc** | 9.0 ms (8.0–10.0) | 1.00 |" in imports
-    assert "| flax.struct | 85.0 ms (80.0–90.0) | 9.44 | rich |" in imports
+    assert "| **jaxdc** | 9.0 ms (8.0–10.0) | 1.00 | 9.0 ms | – |" in imports
+    assert "| flax.struct | 85.0 ms (80.0–90.0) | 9.44 | 95.0 ms | rich |" in imports
     assert "| tjax | – (ImportError) |" in imports
     assert _is_png(tmp_path / "img" / "benchmarks" / "plugin.png")
     assert _is_png(tmp_path / "img" / "benchmarks" / "imports.png")
