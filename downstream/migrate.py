@@ -34,11 +34,17 @@ class Rule:
 
 
 RULES: dict[str, tuple[Rule, ...]] = {
-    # `import jaxdc as jdc` is the whole migration.
+    # `import jaxdc.compat.jax_dataclasses as jdc` (the migration path) is the whole migration.
     JAX_DATACLASSES: (
-        Rule(r"^(\s*)import jax_dataclasses as (\w+)", r"\1import jaxdc as \2"),
-        Rule(r"^(\s*)import jax_dataclasses\b", r"\1import jaxdc as jax_dataclasses"),
-        Rule(r"^(\s*)from jax_dataclasses import ", r"\1from jaxdc import "),
+        Rule(
+            r"^(\s*)import jax_dataclasses as (\w+)",
+            r"\1import jaxdc.compat.jax_dataclasses as \2",
+        ),
+        Rule(
+            r"^(\s*)import jax_dataclasses\b",
+            r"\1import jaxdc.compat.jax_dataclasses as jax_dataclasses",
+        ),
+        Rule(r"^(\s*)from jax_dataclasses import ", r"\1from jaxdc.compat.jax_dataclasses import "),
     ),
     # `from flax import struct` -> the compat module under the same local name.
     FLAX_STRUCT: (

@@ -138,19 +138,6 @@ TRIAGE: tuple[Verdict, ...] = (
         "path when the block ends; the test expects jax_dataclasses' AssertionError at "
         "the assignment (docs/migrating.md, copy_and_mutate)",
     ),
-    Verdict(
-        "jax_dataclasses",
-        "tests.test_copy_and_mutate::test_copy_and_mutate_static",
-        "TypeError: static field 'child' of class 'Foo' has unhashable type 'Inner': dataclass "
-        "'Inner' is not frozen. Static values are part of the treedef and used as jit cache "
-        "keys, so they must be hashable. Fix: declare 'Inner' with @dataclass(frozen=True).",
-        MISTAKE,
-        "`child: jdc.Static[Inner]` where `Inner` is a non-frozen `@dataclasses.dataclass`: "
-        "its instances are unhashable, and JAX requires static values to be hashable (jit "
-        "cache keys); jaxdc rejects the class definition with an error naming the fix "
-        "(`frozen=True`). The test then mutates the static in place, which is what the rule "
-        "prevents",
-    ),
     *_each(
         "jax_dataclasses",
         DELIBERATE,

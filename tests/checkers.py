@@ -25,6 +25,9 @@ Cases (`typecheck_cases/**/*.py`) state what every layer must report, next to th
   what a checker synthesises (e.g. `__replace__`, from 3.13) follows the target.
 - `# runtime: raises <Exception>` on one line: running the file under Python raises that
   exception from that line; without it the file must run to completion.
+- `# jaxdc-mypy: <setting> = <value>` on a line of its own: mypy + plugin checks the file
+  with that setting of the plugin (`[jaxdc-mypy]`, e.g. an opt-in check), in a run of its
+  own; every other checker, and the plugin's default run, never see the setting.
 
 Every line without a marker must be clean (for every target): a diagnostic nobody expected
 is a false alarm.
@@ -437,11 +440,23 @@ def run_mypy(
 def run_mypy_on_cases(
     root: Path, *, plugin: bool, cache_dir: Path, target: str | None = None
 ) -> list[Diagnostic]:
+    """mypy over the cases in ``root``; with the plugin, the cases that set plugin settings
+    (`# jaxdc-mypy: ...`) are left out of the main run and checked in one run per set of
+    settings (the plugin reads its settings once per run)."""
+    groups = configured_cases(root) if plugin else {}
+    configured = [name for names in groups.values() for name in names]
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "mypy.ini"
         config.write_text(mypy_ini(plugin=plugin))
-        args = ["--config-file", str(config), "."]
-        return run_mypy(root, args, cache_dir=cache_dir, target=target).check().errors
+        excluded = [arg for name in configured for arg in ("--exclude", f"^{re.escape(name)}$")]
+        args = ["--config-file", str(config), *excluded, "."]
+        found = run_mypy(root, args, cache_dir=cache_dir, target=target).check().errors
+        for settings, names in groups.items():
+            lines = [f"{key} = {value}" for key, value in settings]
+            config.write_text("\n".join([mypy_ini(plugin=True), "[jaxdc-mypy]", *lines, ""]))
+            args = ["--config-file", str(config), *names]
+            found += run_mypy(root, args, cache_dir=cache_dir, target=target).check().errors
+        return found
 
 
 def build_warm_cache(shared: Path, copy_to: Path, *, command: Sequence[str] | None = None) -> Path:
@@ -581,6 +596,10 @@ _MARKER = re.compile(
 # `<checker>`, `<checker>@3.13` (targets 3.13 and newer) or `<checker>@<3.13` (older ones).
 _CHECKER = re.compile(r"(?P<checker>[\w-]+)(?:@(?P<target><?\d+\.\d+))?")
 _RUNTIME_MARKER = re.compile(r"#\s*runtime:\s*raises\s+(\w+)\s*$")
+_SETTING = re.compile(r"^#\s*jaxdc-mypy:\s*(?P<key>\w+)\s*=\s*(?P<value>\S+)\s*$")
+
+# A case's plugin settings: ((setting, value), ...), in the order written.
+Settings = tuple[tuple[str, str], ...]
 
 Counter = collections.Counter[tuple[str, int, str]]
 
@@ -638,6 +657,27 @@ def parse_markers(name: str, source: str, *, plugin_messages: bool = True) -> li
                     Marker(name, lineno, which["checker"], code, message or None, which["target"])
                 )
     return markers
+
+
+def parse_settings(source: str) -> Settings:
+    """The plugin settings a case asks for (`# jaxdc-mypy: <setting> = <value>` lines)."""
+    return tuple(
+        (match["key"], match["value"])
+        for line in source.splitlines()
+        if (match := _SETTING.match(line.strip()))
+    )
+
+
+def configured_cases(root: Path) -> dict[Settings, list[str]]:
+    """The case files under ``root`` that set plugin settings, by their settings (paths
+    relative to ``root``); a left-out case (UNAVAILABLE) is not checked at all."""
+    groups: dict[Settings, list[str]] = collections.defaultdict(list)
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        settings = parse_settings(path.read_text())
+        if settings and name not in UNAVAILABLE:
+            groups[settings].append(name)
+    return dict(groups)
 
 
 def load_markers(root: Path, *, plugin_messages: bool = True) -> list[Marker]:

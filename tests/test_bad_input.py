@@ -273,7 +273,11 @@ def test_bad_input_raises_a_documented_error_naming_it_and_changes_nothing(case:
 # that is not a jaxdc instance, ...) raises a TypeError naming the function, what it needs
 # and the object it got (never an AttributeError from inside jaxdc).
 
-from jaxdc.compat import chex_dataclass, flax_struct  # noqa: E402
+from jaxdc.compat import (  # noqa: E402
+    chex_dataclass,
+    flax_struct,
+    jax_dataclasses as jdc_compat,
+)
 
 
 @dataclass(frozen=True)
@@ -356,6 +360,12 @@ def _wrong_kinds() -> list[WrongKind]:
         ),
         w("chex_dataclass.dataclass", lambda: chex_dataclass.dataclass(m), _NOT_A_CLASS, "'Model'"),
         w(
+            "jax_dataclasses.pytree_dataclass",
+            lambda: jdc_compat.pytree_dataclass(m),
+            _NOT_A_CLASS,
+            "'Model'",
+        ),
+        w(
             "chex_dataclass.mappable_dataclass",
             lambda: chex_dataclass.mappable_dataclass(m),
             "a dataclass",
@@ -374,6 +384,7 @@ def _wrong_kinds() -> list[WrongKind]:
 # Public names that are not functions taking objects, and why they have no case above.
 NOT_FUNCTIONS = {
     "Attr": "the type of what attr() returns (attr's cases cover it)",
+    "MigrationWarning": "a warning class",
     "ShapeError": "an exception class",
     "Static": "a typing alias: Static[T] is typing's own subscription",
     "asdict": "dataclasses.asdict itself (its own TypeError)",
@@ -397,5 +408,11 @@ def test_the_wrong_kind_of_object_is_a_type_error_naming_it(case: WrongKind) -> 
 def test_every_public_name_is_covered() -> None:
     public = set(jdc.__all__) | {f"flax_struct.{n}" for n in flax_struct.__all__}
     public |= {f"chex_dataclass.{n}" for n in chex_dataclass.__all__}
+    # the compat jax_dataclasses module's own functions (the rest are jaxdc's objects)
+    public |= {
+        f"jax_dataclasses.{n}"
+        for n in jdc_compat.__all__
+        if getattr(jdc_compat, n) is not getattr(jdc, n, None)
+    }
     covered = {case.name for case in _wrong_kinds()} | set(NOT_FUNCTIONS)
     assert public == covered

@@ -1,7 +1,8 @@
-"""`import jaxdc as jdc` replaces `import jax_dataclasses as jdc` (version 1.6.3).
+"""`import jaxdc.compat.jax_dataclasses as jdc` (the migration path) and then `import jaxdc as
+jdc` (jaxdc's own) replace `import jax_dataclasses as jdc` (version 1.6.3).
 
-Every public name of jax_dataclasses 1.6.3 exists in jaxdc and accepts every call that
-jax_dataclasses accepts (same parameter names, kinds at least as permissive, same
+Every public name of jax_dataclasses 1.6.3 exists in both modules and accepts every call
+that jax_dataclasses accepts (same parameter names, kinds at least as permissive, same
 defaults); jaxdc may add keyword parameters. jax_dataclasses is a test dependency only:
 jaxdc never imports it. Behaviour is compared by running jax_dataclasses' own tests on
 jaxdc (tests/test_downstream_slice.py and `make test-downstream`).
@@ -17,6 +18,7 @@ from typing import get_args, get_origin
 import jax
 import jax.numpy as jnp
 import jaxdc
+import jaxdc.compat.jax_dataclasses
 import pytest
 
 jdc_reference = pytest.importorskip("jax_dataclasses")
@@ -44,6 +46,7 @@ _PERMISSIVE = {
     inspect.Parameter.VAR_POSITIONAL: {inspect.Parameter.VAR_POSITIONAL},
     inspect.Parameter.VAR_KEYWORD: {inspect.Parameter.VAR_KEYWORD},
 }
+MODULES = {"jaxdc": jaxdc, "jaxdc.compat.jax_dataclasses": jaxdc.compat.jax_dataclasses}
 # Defaults that mean the same to jax.jit.
 _NO_DONATION = ((), None)
 
@@ -54,13 +57,18 @@ def test_reference_is_the_pinned_release() -> None:
     assert version("jax_dataclasses") == VERSION
 
 
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("name", PUBLIC)
-def test_every_public_name_exists(name: str) -> None:
-    assert hasattr(jaxdc, name), f"jaxdc lacks jax_dataclasses.{name}"
+def test_every_public_name_exists(module: str, name: str) -> None:
+    assert hasattr(MODULES[module], name), f"{module} lacks jax_dataclasses.{name}"
 
 
-def _signature_problems(name: str) -> list[str]:
-    ours = inspect.signature(getattr(jaxdc, name)).parameters
+def test_the_migration_module_has_exactly_the_reference_names() -> None:
+    assert sorted(jaxdc.compat.jax_dataclasses.__all__) == sorted(PUBLIC)
+
+
+def _signature_problems(module: str, name: str) -> list[str]:
+    ours = inspect.signature(getattr(MODULES[module], name)).parameters
     problems = []
     for p in inspect.signature(getattr(jdc_reference, name)).parameters.values():
         if (name, p.name) in KNOWN:
@@ -79,15 +87,17 @@ def _signature_problems(name: str) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("name", [n for n in PUBLIC if n != "Static"])
-def test_signature_accepts_every_call_the_reference_accepts(name: str) -> None:
-    assert _signature_problems(name) == []
+def test_signature_accepts_every_call_the_reference_accepts(module: str, name: str) -> None:
+    assert _signature_problems(module, name) == []
 
 
-def test_known_differences_are_still_real() -> None:
+@pytest.mark.parametrize("module", MODULES)
+def test_known_differences_are_still_real(module: str) -> None:
     """An entry of KNOWN that no longer differs must be removed (it would hide a regression)."""
     for name, param in KNOWN:
-        ours = inspect.signature(getattr(jaxdc, name)).parameters.get(param)
+        ours = inspect.signature(getattr(MODULES[module], name)).parameters.get(param)
         theirs = inspect.signature(getattr(jdc_reference, name)).parameters[param]
         assert ours is None or ours.kind is not theirs.kind, (name, param)
 
@@ -108,6 +118,6 @@ def test_jit_accepts_fun_by_keyword_and_the_reference_options() -> None:
 
 
 def test_jaxdc_never_imports_jax_dataclasses() -> None:
-    code = "import jaxdc, sys; print('jax_dataclasses' in sys.modules)"
+    code = "import jaxdc.compat.jax_dataclasses, sys; print('jax_dataclasses' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -30,6 +30,7 @@ RUNTIME_LAYERS = {
     "_tracebacks": 0,
     "_subclass": 0,
     "_shapes_annotations": 0,
+    "_policy": 0,
     "_annotations": 1,
     "_field": 1,
     "_shapes_check": 1,

@@ -98,13 +98,57 @@ def test_ini_settings(project: Project) -> None:
     assert project.mypy("--config-file", "mypy.ini", ".").diagnostics == CONFIGURED
 
 
+FLOATS = {
+    "opt.py": """
+        import jaxdc
+        from jaxdc import Static
+
+
+        class Opt(jaxdc.PyTreeNode):
+            lr: Static[float]
+            steps: Static[int]
+
+
+        @jaxdc.jit
+        def step(opt: Opt, scale: Static[complex]) -> None:
+            pass
+        """,
+}
+
+
+@pytest.mark.parametrize("spelling", ["toml", "ini"])
+def test_float_statics_are_reported_only_when_asked(project: Project, spelling: str) -> None:
+    """`warn_float_statics` is off by default: `Static[float]` is correct code, and the
+    setting only adds advice (issue 17); on, the field and the jit parameter are reported."""
+    project.write(FLOATS)
+    assert project.mypy().diagnostics == set()
+    if spelling == "toml":
+        settings = "[tool.jaxdc-mypy]\nwarn_float_statics = true\n"
+        (project.root / "pyproject.toml").write_text(f"{PYPROJECT}\n{settings}")
+        run = project.mypy()
+    else:
+        settings = "[jaxdc-mypy]\nwarn_float_statics = yes\n"
+        (project.root / "mypy.ini").write_text(f"{checkers.mypy_ini(plugin=True)}\n{settings}")
+        run = project.mypy("--config-file", "mypy.ini", ".")
+    assert run.diagnostics == {
+        ("opt.py", 6, "jaxdc-float-static"),
+        ("opt.py", 11, "jaxdc-float-static"),
+    }
+    assert run.messages("jaxdc-float-static")[0] == (
+        "static field 'lr' of class 'Opt' has type 'float': a float static recompiles on every "
+        "new value (each value is a new jit cache key, so jit traces and compiles again). Fix: "
+        "make 'lr' a data field: jax.Array."
+    )
+
+
 @pytest.mark.parametrize(
     ("section", "message"),
     [
         (
             "[tool.jaxdc-mypy]\ncolour = 1",
             "pyproject.toml: [tool.jaxdc-mypy]: unknown setting 'colour' (known settings: "
-            "check_any, extra_array_types, extra_hashable_types, extra_pytree_bases)",
+            "check_any, extra_array_types, extra_hashable_types, extra_pytree_bases, "
+            "warn_float_statics)",
         ),
         (
             '[tool.jaxdc-mypy]\nextra_array_types = "lib.Tensor"',

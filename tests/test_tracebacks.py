@@ -91,10 +91,10 @@ def test_a_traceback_shows_the_generated_line() -> None:
         init.filename == f"{GENERATED_DIR}/__init__ of {__name__}.Cached"
         and init.name == "__init__"
     )
-    assert init.line == "_jx_bad_static(self, _jx_aux)"
+    assert init.line == "_jx_aux = _jx_bad_static(self, _jx_aux)"
     shown = "".join(traceback.format_exception(info.value))
     assert f'File "{init.filename}", line {init.lineno}, in __init__\n' in shown
-    assert "    _jx_bad_static(self, _jx_aux)\n" in shown
+    assert "    _jx_aux = _jx_bad_static(self, _jx_aux)\n" in shown
 
 
 def test_same_named_classes_get_their_own_source_and_identical_ones_share_it() -> None:

@@ -20,7 +20,7 @@ from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
 from mypy.nodes import CallExpr, ClassDef, Context, Expression, MypyFile, RefExpr, TypeInfo
 from mypy.plugin import CheckerPluginInterface
-from mypy.types import Instance, Type
+from mypy.types import Instance, NoneType, Type, UnionType, get_proper_type
 
 from . import compat, messages, names
 from .config import ClassNames, PluginConfig
@@ -84,6 +84,7 @@ def _memoised(
 class ClassChecker:
     def __init__(self, config: PluginConfig, resolve: Callable[[str], str | None]) -> None:
         self._check_any = config.check_any
+        self._warn_float_statics = config.warn_float_statics
         self._extra_arrays = ClassNames(config.extra_array_types, resolve)
         self._extra_pytree_bases = ClassNames(config.extra_pytree_bases, resolve)
         self._extra_hashable = ClassNames(config.extra_hashable_types, resolve)
@@ -159,9 +160,17 @@ class ClassChecker:
                 if problem is not None:
                     message = messages.static_unhashable(field.name, cls, problem)
                     message.report(api, _where(info, field))
+                elif kind := self.float_static(typ):
+                    message = messages.float_static_field(field.name, cls, rules.show(typ), kind)
+                    message.report(api, _where(info, field))
             else:
                 self._check_data(rules, field, info, typ, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
+
+    def float_static(self, typ: Type) -> str | None:
+        """``float`` or ``complex`` when a static of type ``typ`` recompiles on every new
+        value (Optional included) and the opt-in check (``warn_float_statics``) is on."""
+        return _float_kind(typ) if self._warn_float_statics else None
 
     def _check_data(
         self,
@@ -192,6 +201,25 @@ class ClassChecker:
                     self._warned.add(name)
                     warning = text.config_name_not_found(setting, name, why)
                     print(f"jaxdc_mypy: warning: {warning}", file=sys.stderr)
+
+
+_FLOAT_KINDS = {"builtins.float": "float", "builtins.complex": "complex"}
+
+
+def _float_kind(typ: Type) -> str | None:
+    """``float``/``complex`` for those types and their Optional; None for anything else
+    (an ``int | float`` static, say, is left alone: it may well be a count)."""
+    proper = get_proper_type(typ)
+    items = proper.items if isinstance(proper, UnionType) else [proper]
+    kinds = set()
+    for item in map(get_proper_type, items):
+        if isinstance(item, Instance) and item.type.fullname in _FLOAT_KINDS:
+            kinds.add(_FLOAT_KINDS[item.type.fullname])
+        elif not isinstance(item, NoneType):
+            return None
+    if not kinds:
+        return None
+    return "complex" if "complex" in kinds else "float"
 
 
 def _why_unresolved(name: str, modules: dict[str, MypyFile]) -> str | None:

@@ -20,3 +20,9 @@ ANY = ErrorCode("jaxdc-any", "Pytree data field typed Any (check_any = true)", "
 DECORATOR = ErrorCode(
     "jaxdc-decorator", "A jaxdc class also decorated with @dataclasses.dataclass", "jaxdc"
 )
+# Reported only with `warn_float_statics = true`, like `jaxdc-any` with `check_any`.
+FLOAT_STATIC = ErrorCode(
+    "jaxdc-float-static",
+    "Static field or jit parameter typed float or complex (warn_float_statics = true)",
+    "jaxdc",
+)

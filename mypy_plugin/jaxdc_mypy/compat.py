@@ -16,13 +16,22 @@ from mypy.errors import ErrorInfo
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
-from mypy.nodes import Context, FuncItem, MypyFile, SymbolTableNode, TypeInfo, Var
+from mypy.nodes import (
+    MDEF,
+    Context,
+    FuncItem,
+    MypyFile,
+    SymbolTableNode,
+    TypeInfo,
+    TypeVarExpr,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import AttributeContext, CheckerPluginInterface, ClassDefContext
 from mypy.plugins.dataclasses import dataclass_tag_callback
 from mypy.semanal_shared import find_dataclass_transform_spec
 from mypy.server.trigger import make_trigger
-from mypy.types import Instance, Type
+from mypy.types import AnyType, Instance, Type, TypeOfAny, TypeVarId, TypeVarType
 from mypy.typevars import fill_typevars
 
 _TYPESHED = os.path.join(os.path.dirname(os.path.abspath(mypy.__file__)), "typeshed")
@@ -43,6 +52,25 @@ def tag_dataclass(ctx: ClassDefContext) -> None:
 def tag_stdlib_dataclass(ctx: ClassDefContext) -> None:
     """What mypy's pass-1 hook for ``@dataclasses.dataclass`` does (ours replaces it)."""
     dataclass_tag_callback(ctx)
+
+
+def self_type_variable(info: TypeInfo, method: str) -> TypeVarType:
+    """``Self`` for a method the plugin adds to ``info``, as mypy's dataclasses plugin
+    writes its own (``TypeVarType``'s constructor has changed between releases). Its
+    declaration goes into the class's names: mypy looks it up when it analyses the method
+    again (a deferred class)."""
+    name, upper_bound = "_JaxdcSelf", fill_typevars(info)
+    fullname, default = f"{info.fullname}.{name}", AnyType(TypeOfAny.from_omitted_generics)
+    declaration = TypeVarExpr(name, fullname, [], upper_bound, default)
+    info.names[name] = SymbolTableNode(MDEF, declaration, plugin_generated=True)
+    return TypeVarType(
+        name,
+        fullname,
+        id=TypeVarId(-1, namespace=f"{info.fullname}.{method}"),
+        values=[],
+        upper_bound=upper_bound,
+        default=default,
+    )
 
 
 def class_trigger(fullname: str) -> str:

@@ -43,6 +43,9 @@ class PluginConfig(NamedTuple):
     """Subclasses are accepted as static field types whatever the rules say."""
     check_any: bool = False
     """Report data fields typed ``Any`` (error code ``jaxdc-any``)."""
+    warn_float_statics: bool = False
+    """Report static fields and ``jaxdc.jit`` static parameters typed ``float`` or
+    ``complex`` (error code ``jaxdc-float-static``): each new value recompiles."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,7 +55,7 @@ class PluginConfig(NamedTuple):
 
 
 _LIST_KEYS = {name for name in PluginConfig._fields if name.startswith("extra_")}
-_BOOL_KEYS = {"check_any"}
+_BOOL_KEYS = {"check_any", "warn_float_statics"}
 
 
 def load(config_file: str | None) -> PluginConfig:

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import CallExpr, ClassDef, Expression, MypyFile, RefExpr, TypeInfo
+from mypy.nodes import (
+    CallExpr,
+    ClassDef,
+    Expression,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    RefExpr,
+    TypeInfo,
+)
 from mypy.options import Options
 from mypy.plugin import ClassDefContext, FunctionContext, MethodContext
 from mypy.types import Type
@@ -57,8 +66,10 @@ class Handlers:
     def record_decorated(self, ctx: ClassDefContext) -> None:
         # Our hook for the decorator replaces mypy's default pass-1 hook, which tags it.
         compat.tag_dataclass(ctx)
-        if _callee_fullname(ctx.reason) == names.COMPAT_FLAX_DECORATOR:
-            add_replace_method(ctx)
+        if _callee_fullname(ctx.reason) in names.REPLACE_DECORATORS:
+            if not add_replace_method(ctx) and not ctx.api.final_iteration:
+                ctx.api.defer()
+                return
         self._record(ctx, dataclass_options.decorator_keywords(ctx.reason))
 
     def record_subclass(self, ctx: ClassDefContext) -> None:
@@ -105,7 +116,7 @@ class Handlers:
     def check_subclass(self, ctx: MethodContext) -> Type:
         # mypy simulates `Base.__init_subclass__(**class_keywords)` for every class, after
         # its body: the moment to check an undecorated PyTreeNode subclass.
-        info = compat.class_being_checked(ctx.api)
+        info = self._subclass_of_call(ctx)
         if (
             info is not None
             and names.METADATA_KEY in info.metadata
@@ -113,6 +124,28 @@ class Handlers:
         ):
             self._classes.check(info, ctx.api)
         return ctx.default_return_type
+
+    def _subclass_of_call(self, ctx: MethodContext) -> TypeInfo | None:
+        """The class whose keywords mypy's ``Base.__init_subclass__(...)`` call simulates:
+        the class being checked, unless it is defined in a function (mypy's scope then
+        names the enclosing class, or none): then the jaxdc class recorded in this module
+        with the call's name and line."""
+        call = ctx.context
+        if not (
+            isinstance(call, CallExpr)
+            and isinstance(call.callee, MemberExpr)
+            and isinstance(call.callee.expr, NameExpr)
+        ):
+            return None
+        name = call.callee.expr.name
+        info = compat.class_being_checked(ctx.api)
+        if info is not None and info.name == name and info.defn.line == call.line:
+            return info
+        module = compat.checked_module(ctx.api).fullname
+        for local in self._declared.get(module, {}).values():
+            if local.name == name and local.defn.line == call.line:
+                return local
+        return None
 
     def forget(self) -> None:
         """A module is read again (the daemon after an edit): what was learnt about its

@@ -50,9 +50,13 @@ class JitChecker:
         static = list(_static_parameters(func, ctx.api))
         retract_bound_errors(ctx.api, {argument.line for _, argument, _ in static})
         for _, argument, typ in static:
+            name = argument.variable.name
             problem = rules.unhashable_part(typ)
             if problem is not None:
-                message = messages.jit_static_unhashable(argument.variable.name, func.name, problem)
+                message = messages.jit_static_unhashable(name, func.name, problem)
+                message.report(ctx.api, argument)
+            elif kind := self._classes.float_static(typ):
+                message = messages.float_static_parameter(name, func.name, rules.show(typ), kind)
                 message.report(ctx.api, argument)
 
 

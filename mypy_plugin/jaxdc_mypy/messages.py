@@ -83,5 +83,14 @@ def read_only_note(name: str, cls: str) -> ErrorMessage:
     return ErrorMessage(text.read_only_note(name, cls), codes.MUTATION)
 
 
+def float_static_field(field: str, cls: str, type_: str, kind: str) -> ErrorMessage:
+    return ErrorMessage(text.float_static_field(field, cls, type_, kind), codes.FLOAT_STATIC)
+
+
+def float_static_parameter(param: str, function: str, type_: str, kind: str) -> ErrorMessage:
+    message = text.float_static_parameter(param, function, type_, kind)
+    return ErrorMessage(message, codes.FLOAT_STATIC)
+
+
 def jax_jit_ignores_static(param: str, function: str) -> ErrorMessage:
     return ErrorMessage(text.jax_jit_ignores_static(param, function), codes.JIT)

@@ -20,6 +20,7 @@ from mypy.nodes import (
     ARG_NAMED_OPT,
     ARG_POS,
     ARG_STAR2,
+    MDEF,
     ArgKind,
     Argument,
     CallExpr,
@@ -27,6 +28,7 @@ from mypy.nodes import (
     Expression,
     MemberExpr,
     SymbolTableNode,
+    TypeInfo,
     Var,
 )
 from mypy.plugin import (
@@ -45,7 +47,6 @@ from mypy.types import (
     TypeVarType,
     get_proper_type,
 )
-from mypy.typevars import fill_typevars
 
 from . import compat, names
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
@@ -133,13 +134,35 @@ def _receiver_type(ctx: MethodSigContext) -> Type:
     return bound.args[-1] if isinstance(bound, Instance) and bound.args else bound
 
 
-def add_replace_method(ctx: ClassDefContext) -> None:
-    """``replace(self, **changes) -> Self`` on a flax_struct-decorated class, unless the
-    class defines its own (flax and jaxdc.compat keep a user's method)."""
-    if "replace" in ctx.cls.info.names:
-        return
+def add_replace_method(ctx: ClassDefContext) -> bool:
+    """``replace`` on a flax_struct-decorated class, declared exactly as the stubs declare
+    ``PyTreeNode.replace`` (unless the class defines its own: flax and jaxdc.compat keep a
+    user's method). flax's own tests derive from both (``class B(A, struct.PyTreeNode)``),
+    and mypy requires the two bases' ``replace`` to agree: from Python 3.13 on the same
+    descriptor (``ClassVar[_ReplaceMethod]``), before it ``(self: Self, **changes) -> Self``.
+    False while the stubs' declaration is not analysed yet (mypy comes back)."""
+    info = ctx.cls.info
+    if "replace" in info.names:
+        return True
+    node_class = ctx.api.lookup_fully_qualified_or_none(names.PYTREE_NODE)
+    if node_class is None or not isinstance(node_class.node, TypeInfo):
+        return False
+    declared = node_class.node.names.get("replace")
+    node = declared.node if declared is not None else None
+    if isinstance(node, Var):  # Python 3.13 on: the descriptor
+        if node.type is None:
+            return False
+        method = Var("replace", node.type)
+        method.info, method.is_classvar = info, True
+        method._fullname = f"{info.fullname}.replace"
+        info.names["replace"] = SymbolTableNode(MDEF, method, plugin_generated=True)
+        return True
+    self_type = compat.self_type_variable(info, "replace")
     changes = Argument(Var("changes"), AnyType(TypeOfAny.explicit), None, ARG_STAR2)
-    add_method_to_class(ctx.api, ctx.cls, "replace", [changes], fill_typevars(ctx.cls.info))
+    add_method_to_class(
+        ctx.api, ctx.cls, "replace", [changes], self_type, self_type=self_type, tvar_def=self_type
+    )
+    return True
 
 
 def _is_jaxdc_replace(method: SymbolTableNode | None) -> bool:

@@ -236,6 +236,28 @@ def static_value_unhashable(field: str, cls: str, shown: str, detail: str) -> st
     )
 
 
+def static_value_not_comparable(field: str, cls: str, shown: str, detail: str) -> str:
+    """jit compared an accepted unhashable static value (migration path) with another one,
+    and ``==`` gave no bool (``detail``: what it raised)."""
+    return (
+        f"static field '{field}' of class '{cls}' holds a value of type '{shown}' that "
+        f"cannot be compared with == ({detail}). jit compares static values to find its "
+        f"compiled code, so such a value works only while the very same object is passed "
+        f"again. Fix: make '{field}' a data field, or hold a hashable value (a tuple of "
+        f"Python scalars instead of an array)."
+    )
+
+
+def data_value_not_traceable(field: str, cls: str, shown: str, path: str) -> str:
+    """jit met a data field holding a value it cannot trace (a function, a string)."""
+    return (
+        f"data field '{field}' of class '{cls}' holds a value of type '{shown}' (at {path}), "
+        f"which jit cannot trace: data fields are pytree children that JAX traces as arrays. "
+        f"Fix: make '{field}' a static field (Static[...], field(static=True), or flax's "
+        f"field(pytree_node=False)) if it is configuration, or hold an array."
+    )
+
+
 # =========================================================================================
 # Field kinds (class definition)
 # =========================================================================================
@@ -564,6 +586,38 @@ def jax_jit_ignores_static(param: str, function: str) -> str:
         f"read that annotation: it traces '{param}' like an array argument. Fix: decorate "
         f"'{function}' with @jaxdc.jit, which makes Static[...] parameters static, or pass "
         f"static_argnames=('{param}',) to jax.jit."
+    )
+
+
+# =========================================================================================
+# mypy plugin: float statics (opt-in `warn_float_statics`, issue 17; appended by pluginfix)
+# =========================================================================================
+# A float static is hashable, so nothing else reports it; but a learning rate or a scale
+# takes a new value on most calls, and each new value is a new jit cache key.
+
+_FLOAT_STATIC_REASON = (
+    "a {kind} static recompiles on every new value (each value is a new jit cache key, so "
+    "jit traces and compiles again)"
+)
+
+
+def float_static_field(field: str, cls: str, type_: str, kind: str) -> str:
+    """A static field typed ``float``/``complex`` (``kind``), or Optional of one
+    (``warn_float_statics = true``)."""
+    reason = _FLOAT_STATIC_REASON.format(kind=kind)
+    return (
+        f"static field '{field}' of class '{cls}' has type '{type_}': {reason}. "
+        f"Fix: make '{field}' a data field: jax.Array."
+    )
+
+
+def float_static_parameter(param: str, function: str, type_: str, kind: str) -> str:
+    """A ``jaxdc.jit`` parameter annotated ``Static[float]``/``Static[complex]``."""
+    reason = _FLOAT_STATIC_REASON.format(kind=kind)
+    return (
+        f"static parameter '{param}' of jitted function '{function}' has type '{type_}': "
+        f"{reason}. Fix: make '{param}' a data parameter (drop Static[...]) and pass a "
+        f"jax.Array."
     )
 
 

@@ -22,8 +22,13 @@ STATIC_FIELD = "jaxdc._field.static_field"
 # `pytree_node` positionally too).
 COMPAT_FLAX_DECORATOR = "jaxdc.compat.flax_struct.dataclass"
 COMPAT_FLAX_FIELD = "jaxdc.compat.flax_struct.field"
-# Decorators that make a jaxdc class.
-DECORATORS = frozenset({DECORATOR, COMPAT_FLAX_DECORATOR})
+# chex.dataclass's API over jaxdc (`from jaxdc.compat import chex_dataclass as chex`).
+COMPAT_CHEX_DECORATOR = "jaxdc.compat.chex_dataclass.dataclass"
+# Decorators that make a jaxdc class: their classes are pytrees (a data field may hold
+# one) and get jaxdc's checks from the migration line on.
+DECORATORS = frozenset({DECORATOR, COMPAT_FLAX_DECORATOR, COMPAT_CHEX_DECORATOR})
+# Those that also give the class a `.replace` method at runtime (as flax and chex do).
+REPLACE_DECORATORS = frozenset({COMPAT_FLAX_DECORATOR, COMPAT_CHEX_DECORATOR})
 REPLACE = "jaxdc._replace.replace"
 # From Python 3.13 on, the stubs make `jaxdc.replace` and `PyTreeNode.replace` callable
 # objects (typed from `__replace__` where the checker synthesises it): the plugin types

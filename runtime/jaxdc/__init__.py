@@ -19,6 +19,7 @@ from jaxdc._field import field, static_field
 from jaxdc._jit import jit
 from jaxdc._mutation import Attr, attr
 from jaxdc._node import PyTreeNode
+from jaxdc._policy import MigrationWarning, apply_warning_options
 from jaxdc._replace import replace
 from jaxdc._serialization import from_state_dict, to_state_dict
 from jaxdc._shapes import EnforcedAnnotationsMixin, ShapeError, dims
@@ -27,6 +28,7 @@ from jaxdc._static import Static
 __all__ = [
     "Attr",
     "EnforcedAnnotationsMixin",
+    "MigrationWarning",
     "PyTreeNode",
     "PytreeDataclassDecorator",
     "ShapeError",
@@ -46,3 +48,5 @@ __all__ = [
     "static_field",
     "to_state_dict",
 ]
+
+apply_warning_options()  # `python -W error::jaxdc.MigrationWarning`, which Python skips

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import collections.abc
+import inspect
 import sys
 import types
 import typing
@@ -22,9 +23,18 @@ from typing import Any
 
 import typing_extensions
 
+from jaxdc._policy import Origin
 from jaxdc._static import STATIC_MARKER, is_static_annotation
 
-__all__ = ["CallerScope", "Namespaces", "UnresolvedName", "caller_scope", "is_static", "resolve"]
+__all__ = [
+    "CallerScope",
+    "Namespaces",
+    "UnresolvedName",
+    "caller_scope",
+    "class_origin",
+    "is_static",
+    "resolve",
+]
 
 _ANNOTATED = {typing.Annotated, typing_extensions.Annotated}
 _UNIONS = {typing.Optional, typing.Union, typing_extensions.Optional, typing_extensions.Union}
@@ -46,6 +56,8 @@ class CallerScope:
 
     globalns: Mapping[str, Any]
     localns: Mapping[str, Any] | None
+    origin: Origin | None = None
+    """The line of the class statement (or its decorator): where its warnings point."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +101,24 @@ def caller_scope() -> CallerScope | None:
     if frame is None:
         return None
     local = None if frame.f_locals is frame.f_globals else dict(frame.f_locals)
-    return CallerScope(frame.f_globals, local)
+    module = frame.f_globals.get("__name__", "")
+    origin = Origin(frame.f_code.co_filename, frame.f_lineno, module)
+    return CallerScope(frame.f_globals, local, origin)
+
+
+def class_origin(cls: type, caller: CallerScope | None) -> Origin:
+    """Where `cls` was defined: its caller's line, else its module's file."""
+    if caller is not None and caller.origin is not None:
+        return caller.origin
+    module = sys.modules.get(cls.__module__)
+    filename = getattr(module, "__file__", None) or f"<{cls.__module__}>"
+    lineno = getattr(cls, "__firstlineno__", None)  # Python >= 3.13
+    if lineno is None:
+        try:
+            lineno = inspect.findsource(cls)[1] + 1
+        except (OSError, TypeError):  # no source (exec, a REPL)
+            lineno = 1
+    return Origin(filename, lineno, cls.__module__)
 
 
 def _is_framework(module: str) -> bool:

@@ -12,6 +12,7 @@ slow every later attribute read on 3.11/3.12).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 import types
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from typing import Any
 from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
+from jaxdc._equality import LenientStatics
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
@@ -126,8 +128,6 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
     unchanged statics), which also lets jit compare treedefs by identity.
     """
     lines = [f"{indent}_jx_aux = {aux or _tuple(spec.static)}"]
-    if spec.cached:
-        lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     if spec.static and aux is None:
         # one static: hash the value itself, which is cheaper than hashing a 1-tuple
         hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
@@ -135,8 +135,10 @@ def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = Non
             f"{indent}try:",
             f"{indent}    _jx_hash({hashed})",
             f"{indent}except TypeError:",
-            f"{indent}    _jx_bad_static({target}, _jx_aux)",
+            f"{indent}    _jx_aux = _jx_bad_static({target}, _jx_aux)",
         ]
+    if spec.cached:
+        lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     return lines
 
 
@@ -260,13 +262,24 @@ def _store_lines(spec: ClassSpec, ns: dict[str, Any], children: str) -> list[str
 def make_flatten(spec: ClassSpec) -> Callable[[Any], Any]:
     """Python flatten, only for classes without the cache slot (`slots=True`)."""
     data = _tuple([f"_jx_obj.{n}" for n in spec.data])
-    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+    ns: dict[str, Any] = {}
     return _compile(
         "flatten",
-        ["def flatten(_jx_obj):", f"    return {data}, {static}"],
-        {},
+        ["def flatten(_jx_obj):", f"    return {data}, {_uncached_statics(spec, ns)}"],
+        ns,
         spec.cls,
     )
+
+
+def _uncached_statics(spec: ClassSpec, ns: dict[str, Any]) -> str:
+    """The statics of a class without the flatten cache, read at each flatten. On the
+    migration path they may hold what `hash()` rejects, so they are `LenientStatics` there
+    (named if jit cannot compare them), as the cache would hold."""
+    static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+    if not (spec.lenient and spec.static):
+        return static
+    ns["_jx_lenient"] = functools.partial(LenientStatics.of, spec.cls, spec.static)
+    return f"_jx_lenient({static})"
 
 
 def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
@@ -281,7 +294,7 @@ def make_flatten_with_keys(spec: ClassSpec) -> Callable[[Any], Any]:
         ]
     else:
         pairs = _tuple([f"(_jx_k_{n}, _jx_obj.{n})" for n in spec.data])
-        static = _tuple([f"_jx_obj.{n}" for n in spec.static])
+        static = _uncached_statics(spec, ns)
         lines = ["def flatten_with_keys(_jx_obj):", f"    return {pairs}, {static}"]
     return _compile("flatten_with_keys", lines, ns, spec.cls)
 
@@ -395,7 +408,7 @@ def make_apply(spec: ClassSpec) -> Callable[[Any, Any], Any]:
         "        try:",
         "            _jx_hash(_jx_aux)",
         "        except TypeError:",
-        "            _jx_bad_static(_jx_obj, _jx_aux)",
+        "            _jx_aux = _jx_bad_static(_jx_obj, _jx_aux)",
         f"    _jx_children = {_tuple(spec.data)}",
         *_store_lines(spec, ns, "_jx_children"),
         "    return _jx_obj",

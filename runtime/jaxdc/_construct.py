@@ -7,20 +7,22 @@ Generated `__init__`s inline the common case; this module holds the general path
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Any
 
-import jax
 from _jaxdc_rules import messages
 
-from jaxdc._display import class_name, is_array
-from jaxdc._frozen import CONSTRUCTING, undecorated_error
+from jaxdc._display import class_name, is_array, type_shown
+from jaxdc._equality import LenientStatics
+from jaxdc._frozen import CONSTRUCTING, EDITING, frozen_setattr, undecorated
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
 __all__ = [
     "excluded_given_error",
     "finish",
+    "mutable_setattr",
     "run_post_init",
     "seal",
     "static_value_error",
@@ -47,23 +49,31 @@ def seal(obj: Any, spec: ClassSpec) -> None:
             raise TypeError(message)
         values[f.name] = value
     statics = tuple(values[n] for n in spec.static)
-    if spec.cached:
-        _object_setattr(obj, CACHE_ATTR, (tuple(values[n] for n in spec.data), statics))
     try:
         hash(statics)
     except TypeError:
-        static_value_error(obj, statics)
+        statics = _unhashable_statics(obj, spec, statics)
+    if spec.cached:
+        _object_setattr(obj, CACHE_ATTR, (tuple(values[n] for n in spec.data), statics))
 
 
-def static_value_error(obj: Any, statics: tuple[Any, ...]) -> None:
-    """Raise the TypeError for the first static value that cannot be hashed."""
+def static_value_error(obj: Any, statics: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`_unhashable_statics` for generated code, which builds instances of its own class."""
     spec = spec_of(type(obj))
     assert spec is not None
+    return _unhashable_statics(obj, spec, statics)
+
+
+def _unhashable_statics(obj: Any, spec: ClassSpec, statics: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Static values of `obj` that `hash()` rejects: a TypeError naming the first one; on
+    the migration path a warning per field, and the statics to store, which name the field
+    if jit cannot compare them (`LenientStatics`)."""
     for name, value in zip(spec.static, statics, strict=True):
         try:
             hash(value)
         except TypeError as exc:
-            raise TypeError(static_value_message(class_name(type(obj)), name, value, exc)) from None
+            spec.report(static_value_message(class_name(type(obj)), name, value, exc), name)
+    return LenientStatics.of(spec.cls, spec.static, statics)
 
 
 def static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -> str:
@@ -71,7 +81,7 @@ def static_value_message(cls_name: str, name: str, value: Any, exc: TypeError) -
     array = _find_array(value)
     if array is None:
         return messages.static_value_unhashable(name, cls_name, class_name(type(value)), str(exc))
-    kind = "jax.Array" if isinstance(array, jax.Array) else "numpy.ndarray"
+    kind = type_shown(array)
     if array is value:
         return messages.static_value_array(name, cls_name, kind, None)
     return messages.static_value_array(name, cls_name, class_name(type(value)), kind)
@@ -95,9 +105,7 @@ def excluded_given_error(obj: Any, name: str) -> None:
 
 def finish(obj: Any) -> None:
     """End of construction for anything but the inlined fast path."""
-    spec = spec_of(type(obj))
-    if spec is None:
-        raise undecorated_error(type(obj))
+    spec = spec_of(type(obj)) or undecorated(type(obj))
     if id(obj) not in CONSTRUCTING:  # else an outer __init__ (a subclass's) will seal
         seal(obj, spec)
         if spec.shape_check is not None:
@@ -110,9 +118,7 @@ def run_post_init(obj: Any, *initvars: Any) -> None:
     Fields left out of the pytree must keep their values: one changed behind the frozen
     `__setattr__` (`object.__setattr__`) would be lost after jit, so it is an error.
     """
-    spec = spec_of(type(obj))
-    if spec is None:
-        raise undecorated_error(type(obj))
+    spec = spec_of(type(obj)) or undecorated(type(obj))
     key = id(obj)
     outer = key not in CONSTRUCTING
     if outer:
@@ -127,6 +133,25 @@ def run_post_init(obj: Any, *initvars: Any) -> None:
         _check_excluded_unchanged(obj, spec, before)
     if outer:
         seal(obj, spec)
+
+
+def mutable_setattr(self: Any, name: str, value: Any) -> None:
+    """`__setattr__` of a class declared mutable on the migration path (chex's default, or
+    `frozen=False`): a field can be assigned, as in the original library, and the flatten
+    cache is refreshed so JAX sees the new value. The first assignment of each field warns
+    with the error jaxdc's own path raises."""
+    key = id(self)
+    if key in CONSTRUCTING or key in EDITING:
+        frozen_setattr(self, name, value)
+        return
+    spec = spec_of(type(self))  # None: an undecorated subclass, a pytree leaf
+    if spec is None or (name not in spec.data and name not in spec.static):
+        _object_setattr(self, name, value)
+        return
+    message = messages.frozen_assignment(name, class_name(type(self)))
+    spec.report(message, f"assign {name}", error=dataclasses.FrozenInstanceError)
+    _object_setattr(self, name, value)
+    seal(self, spec)
 
 
 def wrap_custom_init(user_init: Callable[..., None]) -> Callable[..., None]:

@@ -22,12 +22,13 @@ import numpy as np
 import typing_extensions
 from _jaxdc_rules import messages
 
-from jaxdc._annotations import CallerScope, caller_scope
+from jaxdc._annotations import CallerScope, caller_scope, class_origin
 from jaxdc._codegen import make_init, make_replace
-from jaxdc._construct import seal, wrap_custom_init
+from jaxdc._construct import mutable_setattr, seal, wrap_custom_init
 from jaxdc._display import class_name, given, wrong_kind
 from jaxdc._equality import tree_eq, tree_hash
-from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated_error
+from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated
+from jaxdc._policy import report
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
 from jaxdc._replace import replace
@@ -102,11 +103,13 @@ def pytree_dataclass(cls: type[_T] | None = None, /, **options: Any) -> Any:
     return process(cls, options, caller_scope())
 
 
-def check_options(options: Mapping[str, Any], where: str) -> None:
+def check_options(options: Mapping[str, Any], where: str, lenient: bool = False) -> None:
+    """The decorator's options (`lenient`: the migration path, where `frozen=False` is
+    accepted; `process` warns about it)."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise TypeError(messages.unknown_options(where, unknown, OPTIONS))
-    if options.get("frozen", True) is not True:
+    if options.get("frozen", True) is not True and not lenient:
         raise TypeError(messages.not_frozen_option(where))
     check_shapes_option(options, where)
 
@@ -116,9 +119,16 @@ def process(
     options: Mapping[str, Any],
     caller: CallerScope | None,
     where: str = "jaxdc.pytree_dataclass",
+    *,
+    lenient: bool = False,
+    mutable: bool = False,
 ) -> type[_T]:
     """Build the dataclass, decide field kinds (now or lazily), install and register
-    (`where`: the decorator the user applied, for errors)."""
+    (`where`: the decorator the user applied, for errors).
+
+    `lenient`: the migration path (`jaxdc.compat`), where what jaxdc rejects warns
+    (`_policy`). `mutable`: instances may be assigned (chex's default, or `frozen=False`
+    on the migration path), as in the original library."""
     _check_decoratable(cls, where)
     if SPEC_ATTR in cls.__dict__:
         if options:
@@ -127,12 +137,18 @@ def process(
     if "__dataclass_fields__" in cls.__dict__:  # @dataclass under @pytree_dataclass
         raise TypeError(messages.stacked_dataclass(class_name(cls)))
     _remove_guard(cls)
-    _check_bases(cls)
-    _wrap_array_defaults(cls)
+    merged = {**_DEFAULTS, **options}
+    if merged["frozen"] is not True:  # on the migration path only (`check_options`)
+        message = messages.not_frozen_option(where)
+        report(message, lenient=lenient, cls=cls, topic="frozen", origin=class_origin(cls, caller))
+        mutable = True
+    merged["frozen"] = not mutable
+    if not mutable:  # (dataclasses itself refuses a mutable class over a frozen base)
+        _check_bases(cls)
+    _wrap_array_defaults(cls, lenient, caller)
     custom_init = "__init__" in cls.__dict__
     own = frozenset(cls.__dict__)  # what the class body defines itself
     own_hash = cls.__dict__.get("__hash__")
-    merged = {**_DEFAULTS, **options}
     check_shapes = merged.pop("check_shapes", None)
     cls = dataclasses.dataclass(cls, **merged)
     if check_shapes is not None:  # else inherited (or off)
@@ -146,16 +162,16 @@ def process(
     if cls.__dict__.get("__hash__") is not own_hash and cls.__hash__ is not None:
         cls.__hash__ = tree_hash  # type: ignore[method-assign]
     _remove_guard(cls)  # slots=True recreated the class, whose creation installed it again
-    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign]
+    cls.__setattr__ = mutable_setattr if mutable else frozen_setattr  # type: ignore[method-assign]
     cls.__delattr__ = frozen_delattr  # type: ignore[method-assign]
     cls.__reduce__ = _reduce  # type: ignore[method-assign]
     _install_subclass_guard(cls)
     if custom_init:
         cls.__init__ = wrap_custom_init(cls.__dict__["__init__"])  # type: ignore[method-assign]
     try:
-        _finish_class(cls, custom_init, caller)
+        _finish_class(cls, custom_init, caller, lenient)
     except UnresolvedField:
-        setattr(cls, SPEC_ATTR, _Pending(custom_init, caller, merged["init"]))
+        setattr(cls, SPEC_ATTR, _Pending(custom_init, caller, merged["init"], lenient))
         if merged["init"] and not custom_init:
             cls.__init__ = _lazy_init  # type: ignore[method-assign]
     return cls
@@ -164,10 +180,13 @@ def process(
 class _Pending:
     """A class whose field kinds wait for a forward reference (resolved at first use)."""
 
-    __slots__ = ("caller", "custom_init", "init")
+    __slots__ = ("caller", "custom_init", "init", "lenient")
 
-    def __init__(self, custom_init: bool, caller: CallerScope | None, init: bool) -> None:
+    def __init__(
+        self, custom_init: bool, caller: CallerScope | None, init: bool, lenient: bool
+    ) -> None:
         self.custom_init, self.caller, self.init = custom_init, caller, init
+        self.lenient = lenient
 
 
 def _lazy_init(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -186,14 +205,20 @@ def ensure_spec(cls: type) -> ClassSpec:
         for base in cls.__mro__[1:]:
             if isinstance(base.__dict__.get(SPEC_ATTR), _Pending):
                 ensure_spec(base)
-        return _finish_class(cls, state.custom_init, state.caller, generate_init=state.init)
+        return _finish_class(
+            cls, state.custom_init, state.caller, state.lenient, generate_init=state.init
+        )
     raise TypeError(messages.not_a_jaxdc_class(class_name(cls)))
 
 
 def _finish_class(
-    cls: type, custom_init: bool, caller: CallerScope | None, generate_init: bool = True
+    cls: type,
+    custom_init: bool,
+    caller: CallerScope | None,
+    lenient: bool,
+    generate_init: bool = True,
 ) -> ClassSpec:
-    spec = build_spec(cls, custom_init, caller)
+    spec = build_spec(cls, custom_init, caller, lenient)
     spec.shape_check = shape_checker(spec, caller)
     if generate_init and not custom_init and "__init__" in cls.__dict__:
         cls.__init__ = make_init(spec)  # type: ignore[misc]
@@ -280,15 +305,19 @@ def _check_bases(cls: type) -> None:
             raise TypeError(messages.non_frozen_base(class_name(cls), class_name(base)))
 
 
-def _wrap_array_defaults(cls: type) -> None:
+def _wrap_array_defaults(cls: type, lenient: bool, caller: CallerScope | None) -> None:
     """`x: jax.Array = jnp.zeros(3)`: JAX arrays are immutable, so sharing one default
-    is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default"."""
+    is safe; stdlib dataclasses (Python >= 3.11) reject it as a "mutable default". A numpy
+    default is mutable and shared: an error (on the migration path a warning, and the
+    default is left to dataclasses, which refuses it from Python 3.11 on, as before)."""
     for name in inspect.get_annotations(cls):
         value = cls.__dict__.get(name, dataclasses.MISSING)
         fld = value if isinstance(value, dataclasses.Field) else None
         default = fld.default if fld is not None else value
         if isinstance(default, np.ndarray):
-            raise TypeError(messages.numpy_default(name, class_name(cls)))
+            message = messages.numpy_default(name, class_name(cls))
+            report(message, lenient=lenient, cls=cls, topic=name, origin=class_origin(cls, caller))
+            continue
         if not isinstance(default, jax.Array):
             continue
         if fld is None:
@@ -314,7 +343,18 @@ class _Constant:
 
 
 def _guarded_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    raise undecorated_error(type(self))
+    """An undecorated subclass's `__init__`: an error; on the migration path a warning, then
+    the inherited `__init__` (the instance is a pytree leaf, as in flax and chex)."""
+    cls = type(self)
+    undecorated(cls)  # raises on jaxdc's path
+    owner = cls
+    for klass in cls.__mro__:  # the last of the guarded classes in a row
+        init = klass.__dict__.get("__init__")
+        if init is _guarded_init:
+            owner = klass
+        elif init is not None:
+            break
+    super(owner, self).__init__(*args, **kwargs)
 
 
 def _remove_guard(cls: type) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "class_name",
     "given",
     "is_array",
+    "type_shown",
     "wrong_kind",
 ]
 
@@ -39,6 +40,16 @@ _DTYPE_PREFIXES = (("bfloat", "bf"), ("complex", "c"), ("float", "f"), ("uint", 
 def class_name(klass: type) -> str:
     """A class as shown in messages: its qualified name without `<locals>` noise."""
     return class_display(klass.__qualname__)
+
+
+def type_shown(value: Any) -> str:
+    """The type of `value` as messages name it: `jax.Array` and `numpy.ndarray` by their
+    public names (not `ArrayImpl`), other classes by `class_name`."""
+    if isinstance(value, jax.Array):
+        return "jax.Array"
+    if isinstance(value, np.ndarray):
+        return "numpy.ndarray"
+    return class_name(type(value))
 
 
 def given(obj: Any) -> str:

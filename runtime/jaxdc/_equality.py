@@ -21,6 +21,11 @@ that arrays are never static (jit cache keys). The error names the field.
 Installed by the decorator unless the class defines `__eq__` itself or is declared with
 `eq=False` (then identity, as for any object); `__hash__` is replaced only where
 dataclasses would generate one.
+
+Static metadata (the treedef's part of an instance) is compared by JAX with `==` when jit
+looks up its compiled code. On the migration path a static may hold a value `hash()`
+rejects (a dict, an array); such statics are stored as `LenientStatics`, whose comparison
+(`statics_equal`) names the class, the field and the fix where `==` gives no bool.
 """
 
 from __future__ import annotations
@@ -32,10 +37,10 @@ import jax
 import numpy as np
 from _jaxdc_rules import messages
 
-from jaxdc._display import ARRAYS_AND_SCALARS as _ARRAYS, class_name
+from jaxdc._display import ARRAYS_AND_SCALARS as _ARRAYS, class_name, is_array, type_shown
 from jaxdc._spec import SPEC_ATTR, ClassSpec
 
-__all__ = ["tree_eq", "tree_hash"]
+__all__ = ["LenientStatics", "statics_equal", "tree_eq", "tree_hash"]
 
 
 def tree_eq(self: Any, other: Any) -> Any:
@@ -110,3 +115,50 @@ def _equal(a: Any, b: Any, owner: Any, name: str) -> bool:
     if kind is dict:
         return a.keys() == b.keys() and all(_equal(a[k], b[k], owner, name) for k in a)
     return bool(a == b)
+
+
+class LenientStatics(tuple):  # type: ignore[type-arg]
+    """The static values of an instance whose class (declared on the migration path) holds
+    one that `hash()` rejects. A tuple to JAX and to jaxdc's generated code; only `==` and
+    `!=` differ: they go through `statics_equal`."""
+
+    owner: type
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, owner: type, names: tuple[str, ...], values: tuple[Any, ...]) -> LenientStatics:
+        statics = cls(values)
+        statics.owner, statics.names = owner, names
+        return statics
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return LenientStatics.of, (self.owner, self.names, tuple(self))
+
+    def __eq__(self, other: object) -> bool:
+        return statics_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not statics_equal(self, other)
+
+    __hash__ = tuple.__hash__
+
+
+def statics_equal(statics: LenientStatics, other: object) -> bool:
+    """`statics == other`, field by field, identity first (as tuples compare). A value whose
+    `==` gives no bool (an array: "truth value ... is ambiguous") raises a `TypeError`
+    naming the class, the field and the fix instead."""
+    if not isinstance(other, tuple) or len(other) != len(statics):
+        return False
+    for name, a, b in zip(statics.names, statics, other, strict=True):
+        if a is b:
+            continue
+        try:
+            if not (a == b):
+                return False
+        except Exception as exc:  # any error of a user's `==`, named here
+            value = b if is_array(b) and not is_array(a) else a  # the array, if either is
+            message = messages.static_value_not_comparable(
+                name, class_name(statics.owner), type_shown(value), f"{type(exc).__name__}: {exc}"
+            )
+            raise TypeError(message) from None
+    return True

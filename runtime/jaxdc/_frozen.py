@@ -17,7 +17,9 @@ from typing import Any
 
 from _jaxdc_rules import messages
 
+from jaxdc._annotations import class_origin
 from jaxdc._display import class_name
+from jaxdc._policy import report
 from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 
 __all__ = [
@@ -26,7 +28,7 @@ __all__ = [
     "descriptor_setter",
     "frozen_delattr",
     "frozen_setattr",
-    "undecorated_error",
+    "undecorated",
 ]
 
 CONSTRUCTING: set[int] = set()
@@ -61,9 +63,12 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
                 ),
             )
     else:
-        if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
-            raise undecorated_error(type(self))
         is_field = name in getattr(self, "__dataclass_fields__", {})
+        if spec_of(type(self)) is None:  # an undecorated subclass's own __init__
+            undecorated(type(self))  # raises on jaxdc's path
+            if not is_field:  # as for a frozen dataclass's undecorated subclass
+                _object_setattr(self, name, value)
+                return
         raise dataclasses.FrozenInstanceError(
             messages.frozen_assignment(name, class_name(type(self)), is_field=is_field)
         )
@@ -90,7 +95,18 @@ def frozen_delattr(self: Any, name: str) -> None:
     raise dataclasses.FrozenInstanceError(messages.frozen_delete(name, class_name(type(self))))
 
 
-def undecorated_error(cls: type) -> TypeError:
-    """A subclass of a jaxdc class that is not decorated itself is being constructed."""
-    parent = next((b for b in cls.__mro__[1:] if spec_of(b) is not None), object)
-    return TypeError(messages.undecorated_subclass(class_name(cls), class_name(parent)))
+def undecorated(cls: type) -> ClassSpec:
+    """A subclass of a jaxdc class that is not decorated itself is being constructed: JAX
+    would treat its instances as leaves. An error naming the fix; on the migration path (where
+    flax and chex let it become a leaf) a warning, and the spec of the base it inherits."""
+    parent = next((s for k in cls.__mro__[1:] if (s := spec_of(k)) is not None), None)
+    shown = class_name(parent.cls) if parent is not None else "object"
+    report(
+        messages.undecorated_subclass(class_name(cls), shown),
+        lenient=parent is not None and parent.lenient,
+        cls=cls,
+        topic="undecorated",
+        origin=class_origin(cls, None),
+    )
+    assert parent is not None  # else report raised
+    return parent

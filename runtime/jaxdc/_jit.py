@@ -38,12 +38,14 @@ import numpy as np
 from _jaxdc_rules import messages
 
 from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, caller_scope, is_static
-from jaxdc._display import given, wrong_kind
+from jaxdc._display import class_name, given, type_shown, wrong_kind
+from jaxdc._spec import spec_of
 from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["jit"]
 
 _JAX_UNHASHABLE = "Non-hashable static arguments"
+_JAX_NOT_TRACEABLE = "Error interpreting argument to"
 # The spellings through which a string annotation can reach the static marker.
 _MENTIONS_STATIC = re.compile(r"\b(?:Static|STATIC_MARKER)\b")
 
@@ -210,10 +212,19 @@ class Jitted:
     def _translated(
         self, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> Exception:
-        """JAX's unhashable-static error becomes one naming the parameter; others stay."""
-        if not _unhashable_static(exc):
+        """JAX's unhashable-static error becomes one naming the parameter, and its error
+        for a value it cannot trace one naming the class and the data field holding it;
+        others stay."""
+        if _unhashable_static(exc):
+            error: Exception = self._unhashable(args, kwargs)
+        elif _not_traceable(exc):
+            arguments = inspect.signature(self._fun).bind_partial(*args, **kwargs).arguments
+            found = _untraceable_field(arguments)
+            if found is None:
+                return exc
+            error = TypeError(found)
+        else:
             return exc
-        error = self._unhashable(args, kwargs)
         error.__suppress_context__ = True  # as `raise ... from None`
         return error
 
@@ -243,6 +254,46 @@ class Jitted:
             except TypeError:
                 return TypeError(_message(self._fun.__qualname__, name, arguments[name]))
         return TypeError(messages.jit_static_value_unknown(self._fun.__qualname__))
+
+
+def _not_traceable(exc: Exception) -> bool:
+    """JAX's error for a jit argument leaf it cannot trace (it names the path, not the field)."""
+    return isinstance(exc, TypeError) and str(exc).startswith(_JAX_NOT_TRACEABLE)
+
+
+def _untraceable_field(arguments: dict[str, Any]) -> str | None:
+    """The message for the first leaf of `arguments` (parameter name -> value) that jit
+    cannot trace and that a jaxdc class holds in a data field, or None."""
+    for path, leaf in jax.tree_util.tree_flatten_with_path(arguments)[0]:
+        if isinstance(leaf, _TRACEABLE) or hasattr(leaf, "__jax_array__"):
+            continue
+        owner: Any = arguments
+        try:
+            for key in path[:-1]:
+                owner = _child(owner, key)
+        except LookupError:
+            return None
+        last, spec = path[-1], spec_of(type(owner))
+        if not isinstance(last, jax.tree_util.GetAttrKey) or spec is None:
+            return None
+        where = f"{path[0].key}{jax.tree_util.keystr(path[1:])}"
+        return messages.data_value_not_traceable(
+            last.name, class_name(spec.cls), type_shown(leaf), where
+        )
+    return None
+
+
+_TRACEABLE = (jax.Array, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _child(obj: Any, key: Any) -> Any:
+    if isinstance(key, jax.tree_util.GetAttrKey):
+        return getattr(obj, key.name)
+    if isinstance(key, jax.tree_util.SequenceKey):
+        return obj[key.idx]
+    if isinstance(key, jax.tree_util.DictKey):
+        return obj[key.key]
+    raise LookupError(key)  # a node that names its children otherwise: not followed
 
 
 def _unhashable_static(exc: Exception) -> bool:

@@ -26,10 +26,13 @@ class PyTreeNode:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         options = {k: kwargs.pop(k) for k in list(kwargs) if k in OPTIONS}
         super().__init_subclass__(**kwargs)
-        check_options(options, f"class {cls.__name__}(PyTreeNode)")
+        # True under the migration path's base (`jaxdc.compat.flax_struct.PyTreeNode`)
+        lenient = bool(getattr(cls, "__jaxdc_lenient__", False))
+        where = f"class {cls.__name__}(PyTreeNode)"
+        check_options(options, where, lenient)
         if options.get("slots"):
             raise TypeError(messages.pytree_node_slots(cls.__name__))
-        process(cls, options, caller_scope())
+        process(cls, options, caller_scope(), where, lenient=lenient)
 
     def replace(self, **changes: Any) -> Any:
         """A copy with some fields changed (`jaxdc.replace(self, **changes)`)."""

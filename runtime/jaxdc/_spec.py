@@ -17,10 +17,11 @@ from typing import Any, Literal
 from _jaxdc_rules import messages
 from _jaxdc_rules.kinds import decide_kind, explicit_static, inherited_kind
 
-from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, is_static
+from jaxdc._annotations import CallerScope, Namespaces, UnresolvedName, class_origin, is_static
 from jaxdc._display import class_name
 from jaxdc._field import PYTREE_KEY, PYTREE_NODE_KEY, STATIC_KEY
 from jaxdc._hashability import find_unhashable
+from jaxdc._policy import Origin, report
 
 __all__ = ["ClassSpec", "FieldSpec", "UnresolvedField", "build_spec", "spec_of"]
 
@@ -62,9 +63,24 @@ class ClassSpec:
     custom_init: bool
     cached: bool  # instances carry CACHE_ATTR (False for slots classes without that slot)
     initvars: tuple[str, ...]
+    origin: Origin
+    """Where the class was defined: where its migration warnings point."""
+    lenient: bool = False
+    """Declared on the migration path (`jaxdc.compat`): misuse warns instead of raising."""
     replace: Callable[..., Any] = dataclasses.field(init=False)
     shape_check: Callable[[Any], None] | None = None
     """Set for classes declared with `check_shapes=True` (see `_shapes`)."""
+
+    def report(self, message: str, topic: str, error: type[Exception] = TypeError) -> None:
+        """A misuse of this class: raised, or on the migration path warned once per topic."""
+        report(
+            message,
+            lenient=self.lenient,
+            cls=self.cls,
+            topic=topic,
+            origin=self.origin,
+            error=error,
+        )
 
     def names(self, kind: Kind) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if f.kind == kind)
@@ -93,16 +109,23 @@ def spec_of(cls: type) -> ClassSpec | None:
     return spec if isinstance(spec, ClassSpec) else None
 
 
-def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> ClassSpec:
-    """Decide every field's kind and check static types. Raises `UnresolvedField`."""
+def build_spec(
+    cls: type, custom_init: bool, caller: CallerScope | None, lenient: bool = False
+) -> ClassSpec:
+    """Decide every field's kind and check static types (`lenient`: the migration path,
+    where an unhashable static type warns). Raises `UnresolvedField`."""
     ns = Namespaces.for_class(cls, caller)
     own = inspect.get_annotations(cls)
     fields = tuple(
         FieldSpec(f.name, _kind(cls, f, f.name in own, ns), f) for f in dataclasses.fields(cls)
     )
+    origin = class_origin(cls, caller)
     for f in fields:
         if f.kind == "static" and f.name in own:
-            _check_static_type(cls, f.field, ns)
+            problem = find_unhashable(f.field.type, ns)
+            if problem is not None:
+                message = messages.static_unhashable(f.name, class_name(cls), problem)
+                report(message, lenient=lenient, cls=cls, topic=f.name, origin=origin)
         if f.kind == "excluded" and not f.has_default:
             raise TypeError(messages.excluded_without_default(f.name, class_name(cls)))
     initvars = tuple(
@@ -112,7 +135,7 @@ def build_spec(cls: type, custom_init: bool, caller: CallerScope | None) -> Clas
     )
     slots = cls.__dict__.get("__slots__")
     cached = slots is None or any(CACHE_ATTR in getattr(k, "__slots__", ()) for k in cls.__mro__)
-    return ClassSpec(cls, fields, custom_init, cached, initvars)
+    return ClassSpec(cls, fields, custom_init, cached, initvars, origin, lenient)
 
 
 def _kind(cls: type, f: dataclasses.Field[Any], own: bool, ns: Namespaces) -> Kind:
@@ -164,9 +187,3 @@ def _parent_kind(cls: type, name: str) -> Kind | None:
         if parent is not None:
             return next((pf.kind for pf in parent.fields if pf.name == name), None)
     return None
-
-
-def _check_static_type(cls: type, f: dataclasses.Field[Any], ns: Namespaces) -> None:
-    problem = find_unhashable(f.type, ns)
-    if problem is not None:
-        raise TypeError(messages.static_unhashable(f.name, class_name(cls), problem))

@@ -14,6 +14,7 @@ from jaxdc._field import field as field, static_field as static_field
 from jaxdc._jit import jit as jit
 from jaxdc._mutation import Attr as Attr, attr as attr
 from jaxdc._node import PyTreeNode as PyTreeNode
+from jaxdc._policy import MigrationWarning as MigrationWarning
 from jaxdc._replace import replace as replace
 from jaxdc._serialization import from_state_dict as from_state_dict, to_state_dict as to_state_dict
 from jaxdc._shapes import (
@@ -28,6 +29,7 @@ __version__: str
 __all__ = [
     "Attr",
     "EnforcedAnnotationsMixin",
+    "MigrationWarning",
     "PyTreeNode",
     "PytreeDataclassDecorator",
     "ShapeError",

@@ -45,6 +45,7 @@ from jaxdc._edit._views import (
 )
 from jaxdc._frozen import EDITING
 from jaxdc._shapes import check_instance, shape_checks_in_use
+from jaxdc._spec import spec_of
 from jaxdc._tracebacks import drop_internal_frames
 
 __all__ = ["CopyAndMutate"]
@@ -408,8 +409,16 @@ class CopyAndMutate:
         self, where: Record | None, owner: type, name: str, new: Any, old: Any
     ) -> None:
         problem = static_problem(where, owner, name, new, old)
-        if problem is not None:
-            self._report(problem)
+        if problem is None:
+            return
+        spec = spec_of(owner)
+        path = path_of(where, self._root)
+        if spec is not None and spec.lenient and path is not None:
+            # the migration path lets a static change through, as jax_dataclasses does
+            error = validation_error(path, problem)
+            spec.report(str(error), f"edit {name}", error=ValueError)
+            return
+        self._report(problem)
 
     def _report(self, problem: Problem) -> None:
         if self._problems is None:

@@ -22,6 +22,7 @@ from _jaxdc_rules import messages
 from jaxdc._construct import static_value_message
 from jaxdc._display import array_summary, class_name
 from jaxdc._edit._views import Record
+from jaxdc._spec import spec_of
 
 __all__ = [
     "ArrayType",
@@ -154,14 +155,17 @@ def static_problem(
     where: Record | None, owner: type, name: str, new: Any, old: Any
 ) -> Problem | None:
     """A changed static value changes the treedef; an unhashable one (an array, a list)
-    cannot be static at all, which is reported as at construction (comparing it with `==`
-    first would raise "truth value of an array is ambiguous")."""
+    cannot be static at all, which is reported as at construction (an error; a warning on
+    the migration path), before comparing it with `==` (which could raise "truth value of
+    an array is ambiguous")."""
     if new is old:
         return None
     try:
         hash(new)
     except TypeError as exc:
-        raise TypeError(static_value_message(class_name(owner), name, new, exc)) from None
+        spec = spec_of(owner)
+        assert spec is not None  # an edited node's class
+        spec.report(static_value_message(class_name(owner), name, new, exc), name)
     try:
         if bool(new == old):
             return None

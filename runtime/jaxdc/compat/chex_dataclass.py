@@ -7,11 +7,13 @@
 Real chex code relies on instances being Mappings (flashbax builds one state from another
 with `Cls(**state, extra=...)`), so with `mappable_dataclass=True` (chex's default) the
 class gets `keys`/`values`/`items`/`get`, `state["x"]`, `len`, iteration over field names,
-and is registered as a `collections.abc.Mapping`. jaxdc's rules apply: instances are
-always frozen (chex's default `frozen=False` gives a frozen class; assignment raises an error
-naming `.replace`; an explicit `frozen=False` is an error naming the fix), leaves come in
-declaration order (chex sorts them by name), and unflatten never runs `__post_init__`.
-Never imports chex.
+and is registered as a `collections.abc.Mapping`. The classes are jaxdc classes on the migration
+path: every class and value chex accepts is accepted, and what `jaxdc.pytree_dataclass`
+rejects warns once per class and field with `jaxdc.MigrationWarning`, naming the fix
+(docs/migrating.md). As in chex, instances are mutable unless `frozen=True`: assigning a
+field works (the first assignment of each field warns: jaxdc's own classes are frozen),
+and JAX sees the new value. Leaves come in declaration order (chex sorts them by name),
+and unflatten never runs `__post_init__`. Never imports chex.
 """
 
 from __future__ import annotations
@@ -46,11 +48,11 @@ def dataclass(
     kw_only: bool = False,
     mappable_dataclass: bool = True,
 ) -> Any:
-    """`chex.dataclass`: a frozen jaxdc pytree dataclass with `.replace`, and a Mapping
-    unless `mappable_dataclass=False`."""
+    """`chex.dataclass`: a jaxdc pytree dataclass with `.replace`, and a Mapping unless
+    `mappable_dataclass=False`; mutable unless `frozen=True`, as in chex."""
     options = {"init": init, "repr": repr, "eq": eq, "order": order}
     options |= {"unsafe_hash": unsafe_hash, "kw_only": kw_only}
-    if frozen is not _UNSET:
+    if frozen is not _UNSET:  # an explicit frozen=False warns; chex's default does not
         options["frozen"] = frozen
     if cls is None:
         return functools.partial(_decorate, options=options, mappable=mappable_dataclass)
@@ -59,8 +61,9 @@ def dataclass(
 
 def _decorate(cls: Any, *, options: dict[str, Any], mappable: bool) -> Any:
     where = "jaxdc.compat.chex_dataclass.dataclass"
-    check_options(options, where)
-    cls = process(cls, options, caller_scope(), where)
+    check_options(options, where, lenient=True)
+    mutable = "frozen" not in options
+    cls = process(cls, options, caller_scope(), where, lenient=True, mutable=mutable)
     install_replace(cls)
     return mappable_dataclass(cls) if mappable else cls
 

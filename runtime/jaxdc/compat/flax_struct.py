@@ -10,10 +10,12 @@
     state = state.replace(params=p2)                 # unchanged call sites
 
 Signatures are flax's (`dataclass(clz=None, **kwargs)`, `field(pytree_node=True, *,
-metadata=None, **kwargs)`); the classes are jaxdc classes, so jaxdc's rules apply: a
-`pytree_node=False` field is static and must be hashable (it is a jit cache key; flax
-accepts any value and fails later or recompiles), instances are always frozen
-(`frozen=False` is an error naming the fix), and unflatten never runs `__init__`.
+metadata=None, **kwargs)`); the classes are jaxdc classes on the migration path: every
+class and value flax accepts is accepted, and what `jaxdc.pytree_dataclass` rejects (an
+unhashable `pytree_node=False` value such as a dict, arrays in static fields,
+`frozen=False`, an undecorated subclass) warns once per class and field with
+`jaxdc.MigrationWarning`, naming the fix (see docs/migrating.md). Unflatten never runs
+`__init__`. Classes carry flax's `_flax_dataclass` marker, which code written for flax tests.
 Never imports flax: flax's serialization finds these classes when flax is imported.
 """
 
@@ -31,6 +33,7 @@ from jaxdc._replace import replace as _replace
 __all__ = ["PyTreeNode", "dataclass", "field"]
 
 _T = TypeVar("_T")
+_MARKER = "_flax_dataclass"  # flax.struct's: set on every class it makes
 
 
 def field(pytree_node: bool = True, *, metadata: Any = None, **kwargs: Any) -> Any:
@@ -46,16 +49,21 @@ def field(pytree_node: bool = True, *, metadata: Any = None, **kwargs: Any) -> A
 
 
 def dataclass(clz: Any = None, **kwargs: Any) -> Any:
-    """`flax.struct.dataclass`: a frozen jaxdc pytree dataclass with a `.replace` method.
+    """`flax.struct.dataclass`: a jaxdc pytree dataclass with a `.replace` method, on the
+    migration path (frozen unless `frozen=False`, which warns).
 
     `**kwargs` are the `dataclasses.dataclass` options jaxdc accepts (`kw_only`, `eq`,
     `order`, ...). Decorating a class twice returns it unchanged, as in flax.
     """
     if clz is None:
         return functools.partial(dataclass, **kwargs)
+    if isinstance(clz, type) and _MARKER in clz.__dict__:
+        return clz
     where = "jaxdc.compat.flax_struct.dataclass"
-    check_options(kwargs, where)
-    return install_replace(process(clz, kwargs, caller_scope(), where))
+    check_options(kwargs, where, lenient=True)
+    cls = process(clz, kwargs, caller_scope(), where, lenient=True)
+    setattr(cls, _MARKER, True)
+    return install_replace(cls)
 
 
 def install_replace(cls: type[_T]) -> type[_T]:
@@ -74,7 +82,8 @@ _replace_method.__name__ = _replace_method.__qualname__ = "replace"
 
 
 class PyTreeNode(_JaxdcPyTreeNode):
-    """`flax.struct.PyTreeNode`: subclasses are jaxdc classes (options as class keywords).
+    """`flax.struct.PyTreeNode`: subclasses are jaxdc classes (options as class keywords) on
+    the migration path, like `dataclass`'s.
 
     A subclass of `jaxdc.PyTreeNode` (so `jaxdc.replace`, the plugin and `isinstance`
     treat both alike); it only adds `field` to what type checkers accept as a field
@@ -82,3 +91,8 @@ class PyTreeNode(_JaxdcPyTreeNode):
     """
 
     __slots__ = ()
+    __jaxdc_lenient__ = True  # read by `jaxdc.PyTreeNode.__init_subclass__`
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        setattr(cls, _MARKER, True)

@@ -1,7 +1,7 @@
-from collections.abc import Callable
 from dataclasses import field as _dataclasses_field
 from typing import TypeVar, overload
 
+from jaxdc._dataclass import PytreeDataclassDecorator as _PytreeDataclassDecorator
 from jaxdc._field import field as _jaxdc_field, static_field as _jaxdc_static_field
 from jaxdc._jax_tree import static as _jax_tree_static
 from typing_extensions import dataclass_transform
@@ -11,7 +11,9 @@ __all__ = ["dataclass", "mappable_dataclass"]
 _T = TypeVar("_T")
 
 # chex's signature. `.replace` and the Mapping methods are added at runtime; no stub can add
-# methods to a decorated class (PEP 681), as with chex itself.
+# methods to a decorated class (PEP 681), as with chex itself (the mypy plugin adds
+# `.replace`). The call form returns jaxdc's decorator type, whose `__call__` the mypy
+# plugin hooks.
 @overload
 @dataclass_transform(
     frozen_default=True,
@@ -28,7 +30,7 @@ def dataclass(
     frozen: bool = ...,
     kw_only: bool = False,
     mappable_dataclass: bool = True,
-) -> Callable[[type[_T]], type[_T]]: ...
+) -> _PytreeDataclassDecorator: ...
 @overload
 def dataclass(
     cls: type[_T],

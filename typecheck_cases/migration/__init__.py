@@ -1,0 +1,1 @@
+"""Cases of the migration lines (`jaxdc.compat`), spread over modules as real projects are."""
