@@ -83,8 +83,9 @@ def blocks(document: str) -> list[Block]:
         nested = BEGIN.search(document, begin.end(), end.start())
         if nested is not None:
             raise BlockError(f"generated block {nested['name']!r} is inside {name!r}")
-        start = begin.end() + 1 if document[begin.end() : begin.end() + 1] == "\n" else begin.end()
-        found.append(Block(name, begin["command"], document[start : end.start()], start, end.start()))
+        start = begin.end() + document.startswith("\n", begin.end())  # the text's first line
+        text = document[start : end.start()]
+        found.append(Block(name, begin["command"], text, start, end.start()))
         position = end.end()
     stray = END.search(document, position)
     if stray is not None:
