@@ -74,13 +74,13 @@ these floors is the price of a custom node, not of jaxdc's code.
 Reading the verdicts: *stored pair* checks nothing, so what separates jaxdc's construction
 from it is what jaxdc checks on every instance (each static value is hashed, so an
 unhashable one fails at the line that made it, and a subclass's `__init__` is told apart).
-Its `replace` is a method of one class; `jaxdc.replace` is a function taking an instance
-of any jaxdc class, which finds that class's generated replace first (and checks every
-keyword it is given). `flatten_with_path` reaches the *C flatten* floor only if every instance also stores its
-keyed pair; the *C flatten* rows for construction and unflatten show what that would cost
-every instance, whether or not anything asks for key paths, so jaxdc builds the keyed pair
-when asked. jit dispatch flattens the inputs and unflattens the outputs, so it shares the
-floors of both.
+Its `replace` is a method of one class; `jaxdc.replace` is a function taking an instance of
+any jaxdc class, which finds that class's generated replace first (and checks every keyword
+it is given). `flatten_with_path` reaches the *C flatten* floor only if every instance also
+stores its keyed pair; the *C flatten* rows for construction and unflatten show what that
+would cost every instance, whether or not anything asks for key paths, so jaxdc builds the
+keyed pair when asked. jit dispatch flattens the inputs and unflattens the outputs, so it
+shares the floors of both.
 
 ## `check_shapes=True`
 
