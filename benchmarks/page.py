@@ -237,12 +237,12 @@ def _plt() -> Any:
 
 
 def _plain_log_ticks(axis: Any) -> None:
-    """Log-scale ticks written as plain numbers (0.5, 2, 10), not powers of ten."""
-    from matplotlib.ticker import FuncFormatter
+    """Log-scale ticks at 1, 2 and 5 of each decade, written as plain numbers (0.5, 2, 10)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-    formatter = FuncFormatter(lambda value, _: f"{value:g}")
-    axis.set_major_formatter(formatter)
-    axis.set_minor_formatter(formatter)
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _save(fig: Any, path: Path) -> None:
@@ -267,7 +267,7 @@ def plot_jaxdc(
                 rows.append((f"{label} · {shape}", spread, targets(op, shape)))
     fig, ax = plt.subplots(figsize=(6.5, 0.22 * len(rows) + 1))
     for i, (_, (lo, mid, hi), target) in enumerate(rows):
-        colour = "tab:green" if target is None or mid <= target else "tab:red"
+        colour = "tab:grey" if target is None else "tab:green" if mid <= target else "tab:red"
         ax.plot([lo, hi], [i, i], color=colour, lw=2, alpha=0.5)
         ax.plot([mid], [i], "o", color=colour, ms=4)
         if target is not None:
@@ -277,7 +277,10 @@ def plot_jaxdc(
     ax.invert_yaxis()
     ax.set_xscale("log")
     _plain_log_ticks(ax.xaxis)
-    ax.set_xlabel("× register_dataclass (median of paired rounds, bar = min–max; | = target)")
+    ax.set_xlabel(
+        "× register_dataclass (median of paired rounds, bar = min–max; | = target: "
+        "green met, red missed, grey none)"
+    )
     ax.set_title("jaxdc, ratio to jax.tree_util.register_dataclass (lower is faster)")
     _save(fig, path)
 
@@ -329,17 +332,23 @@ def plot_floor(samples: dict, path: Path, libs: Sequence[str]) -> None:
     plt = _plt()
     keys = list(samples)
     fig, ax = plt.subplots(figsize=(7, 0.25 * len(keys) * len(libs) / 2 + 1.2))
-    y = 0
+    y = 0.0
     ticks = []
+    labelled: set[str] = set()
     for key in keys:
         by = samples[key]
+        first = True
         for j, lib in enumerate(libs):
             if lib not in by:
                 continue
             lo, mid, hi = paired(by[lib], by["register_dataclass"])
             ax.plot([lo, hi], [y, y], color=f"C{j}", lw=2, alpha=0.5)
-            ax.plot([mid], [y], "o", color=f"C{j}", ms=4, label=lib if key == keys[0] else None)
-            ticks.append((y, key.replace("/", " · ") if j == 0 else ""))
+            label = None if lib in labelled else lib
+            labelled.add(lib)
+            ax.plot([mid], [y], "o", color=f"C{j}", ms=4, label=label)
+            if first:
+                ticks.append((y, key.replace("/", " · ")))
+                first = False
             y += 1
         y += 0.5
     ax.axvline(1.0, color="grey", lw=0.8, ls="--")
@@ -348,8 +357,8 @@ def plot_floor(samples: dict, path: Path, libs: Sequence[str]) -> None:
     ax.set_yticks([t for t, _ in ticks], [label for _, label in ticks])
     ax.invert_yaxis()
     ax.set_xlabel("× register_dataclass (median of paired rounds, bar = min–max)")
-    ax.legend(loc="lower right")
-    ax.set_title("jaxdc against the cheapest Python-level node")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), ncol=2)
+    ax.set_title("jaxdc against the cheapest custom nodes (floor.py)")
     _save(fig, path)
 
 
