@@ -42,7 +42,11 @@ def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[An
         ]
     lines = ["def check(_jx_obj):", "    try:", *(body or ["        pass"])]
     lines += ["    except Exception:", "        return _jx_slow(_jx_obj)"]
-    return _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
+    check = _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
+    # For a generated `__init__` to inline (`_codegen`), saving a call on every construction:
+    # the lines read the instance from `_jx_obj` and `return` on failure.
+    check.__jaxdc_inline__ = (lines[1:], ns)  # type: ignore[attr-defined]
+    return check
 
 
 def _handled(fs: FieldShape) -> bool:
