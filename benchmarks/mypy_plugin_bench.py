@@ -19,6 +19,10 @@ per-class check). `--large` is the scale check of issue 11: 200 modules x 10 cla
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
     .venv/bin/python benchmarks/mypy_plugin_bench.py --large --write
+
+The cost against project size on docs/benchmarks.md comes from `scale()`, which `make bench`
+runs for REDUCED_SIZES (`benchmarks/run.py --only plugin --plugin-sizes full|100,500,...`
+picks other sizes).
 """
 
 from __future__ import annotations
@@ -244,6 +248,27 @@ def report(samples: Samples, modules: int, total: int, rounds: int) -> str:
             f"{rss['plugin']:.0f} MiB | {rss['plugin'] / rss['plain']:.3f} | {targets[kind]} |"
         )
     return "\n".join(lines) + "\n"
+
+
+# Project sizes (jaxdc classes, 10 per module) of the scale curve in docs/benchmarks.md.
+# `make bench` runs REDUCED_SIZES (within its time budget on 2 cores); --sizes full runs all.
+FULL_SIZES = (100, 250, 500, 1000, 2000)
+REDUCED_SIZES = (100, 500, 2000)
+
+
+def scale(sizes: tuple[int, ...], rounds: int, progress=None) -> dict[int, Samples]:
+    """`measure` for each project size (jaxdc classes, 10 per module): {size: samples}."""
+    out: dict[int, Samples] = {}
+    for size in sizes:
+        if progress is not None:
+            progress(f"mypy plugin: {size} classes x {rounds} rounds")
+        with tempfile.TemporaryDirectory(prefix="jaxdc-mypy-bench-") as tmp:
+            work = Path(tmp)
+            project = work / "project"
+            modules = max(1, size // 10)
+            total = generate(project, modules, size // modules)
+            out[total] = measure(project, work, rounds)
+    return out
 
 
 def main() -> None:

@@ -5,6 +5,9 @@
     python benchmarks/run.py --only micro,nested   # sections: micro, imports, nested
     python benchmarks/run.py --head     # measure committed jaxdc, ignore the working tree
     python benchmarks/run.py --rev=abc123   # same for a given commit
+    python benchmarks/run.py --page docs/benchmarks.md --only micro,floor,plugin
+                                        # also rewrite the page's blocks and plots (`make bench`
+                                        # runs every section: see the Makefile)
 
 The report goes to stdout and to benchmarks/results-<python>.md (raw samples in
 results-<python>.json). See benchmarks/README.md for the method.
@@ -25,14 +28,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import floor  # noqa: E402
 import imports  # noqa: E402
 import jax  # noqa: E402
 import micro  # noqa: E402
+import mypy_plugin_bench  # noqa: E402
 import nested_update  # noqa: E402
+import page  # noqa: E402
 from harness import ratio, run_interleaved  # noqa: E402
 from peers import REFERENCE, SHAPES, all_peers  # noqa: E402
 
 IMPORT_TARGET_MS = 15.0
+# `check_shapes=True` construction against the same class without (issue 19)
+SHAPES_CONSTRUCTION_TARGET = 1.5
 
 
 def _jaxdc_source() -> str:
@@ -111,7 +119,7 @@ def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
             raw[f"{op}/{shape}"] = {k: by[((shape, op), k)].samples for k in libs}
             if has_jaxdc:
                 r = ratio(by[((shape, op), "jaxdc")].samples, ref.samples)
-                target = micro.TARGETS.get(op)
+                target = micro.target(op, shape)
                 mark = ""
                 if target is not None:
                     ok = r.ratio <= target
@@ -199,10 +207,10 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
             mark = f" {'✅' if ok else '❌'} (target ≤ {nested_update.TARGET[1]:.0f})"
             if not ok:
                 misses.append(f"{j.lib}: {r.ratio:.2f}× chained replace (target ≤ 2)")
-        if "jaxdc" in j.lib and rr.ratio > micro.TARGETS["attr"]:
+        if "jaxdc" in j.lib and rr.ratio > micro.target("attr", "nested"):
             misses.append(
                 f"attribute reads on the result of {j.lib}: {rr.ratio:.2f}× "
-                f"(target ≤ {micro.TARGETS['attr']:.2f})"
+                f"(target ≤ {micro.target('attr', 'nested'):.2f})"
             )
         name = f"**{j.lib}**" if "jaxdc" in j.lib else j.lib
         lines.append(
@@ -216,6 +224,48 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
         "nested_update_reads": {k: j.samples for k, j in reads.items()},
     }
     return lines, raw, misses + notes
+
+
+def floor_section(peers, args) -> dict:
+    """register_dataclass, jaxdc and NamedTuple next to the cheapest custom nodes."""
+    keep = {REFERENCE, "jaxdc", "NamedTuple"}
+    jobs, _ = micro.all_jobs([p for p in peers if p.key in keep], ops=floor.OPS)
+    for peer in floor.floor_peers():
+        jobs += micro.all_jobs([peer], ops=floor.FLOOR_OPS[peer.key])[0]
+    _progress(f"floor: {len(jobs)} timings x {args.rounds} rounds")
+    run_interleaved(jobs, args.rounds, args.sample_ms)
+    raw: dict = {}
+    for j in jobs:
+        raw.setdefault(f"{j.cell[1]}/{j.cell[0]}", {})[j.lib] = j.samples
+    return {"floor": raw}
+
+
+def shapes_section(args) -> dict:
+    import shapes
+
+    jobs = shapes.jobs()
+    _progress(f"check_shapes: {len(jobs)} timings x {args.rounds} rounds")
+    run_interleaved(jobs, args.rounds, args.sample_ms)
+    raw: dict = {}
+    for j in jobs:
+        if j.lib != shapes.JAXTYPED:
+            raw.setdefault(j.cell[0], {})[j.lib] = j.samples
+    return {"shapes": raw}
+
+
+def plugin_section(args) -> dict:
+    if args.plugin_sizes == "reduced":
+        sizes = mypy_plugin_bench.REDUCED_SIZES
+    elif args.plugin_sizes == "full":
+        sizes = mypy_plugin_bench.FULL_SIZES
+    else:
+        sizes = tuple(int(s) for s in args.plugin_sizes.split(","))
+    samples = mypy_plugin_bench.scale(sizes, args.plugin_rounds, progress=_progress)
+    return {
+        "plugin": {str(size): s for size, s in samples.items()},
+        "plugin_rounds": args.plugin_rounds,
+        "plugin_reduced": sizes != mypy_plugin_bench.FULL_SIZES,
+    }
 
 
 def _reexec_on_rev(rev: str) -> None:
@@ -250,7 +300,22 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--quick", action="store_true", help="fewer rounds, ~1 minute")
-    ap.add_argument("--only", default="micro,imports,nested", help="comma-separated sections")
+    ap.add_argument(
+        "--only",
+        default="micro,imports,nested",
+        help="comma-separated sections: micro, nested, imports, floor, shapes, plugin",
+    )
+    ap.add_argument(
+        "--page",
+        help="also rewrite this page's generated blocks and its plots (docs/benchmarks.md)",
+    )
+    ap.add_argument(
+        "--plugin-sizes",
+        default="reduced",
+        help="plugin section: project sizes in jaxdc classes, 'reduced' "
+        f"{mypy_plugin_bench.REDUCED_SIZES}, 'full' {mypy_plugin_bench.FULL_SIZES} or a list",
+    )
+    ap.add_argument("--plugin-rounds", type=int, help="plugin rounds per size (default 3, quick 1)")
     ap.add_argument("--rounds", type=int, help="interleaved rounds (default 31, quick 11)")
     ap.add_argument("--sample-ms", type=float, help="target CPU ms per sample (default 4, quick 2)")
     ap.add_argument(
@@ -272,6 +337,7 @@ def main() -> int:
     args.rounds = args.rounds or (11 if args.quick else 31)
     args.sample_ms = args.sample_ms or (2.0 if args.quick else 4.0)
     args.import_rounds = args.import_rounds or (3 if args.quick else 7)
+    args.plugin_rounds = args.plugin_rounds or (1 if args.quick else 3)
     sections = args.only.split(",")
 
     pyver = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -321,6 +387,12 @@ def main() -> int:
         out += ["Import cost on top of `import jax` (fresh subprocess per measurement):", ""]
         out += [*lines, ""]
         all_misses += notes
+    if "floor" in sections:
+        raw.update(floor_section(peers, args))
+    if "shapes" in sections:
+        raw.update(shapes_section(args))
+    if "plugin" in sections:
+        raw.update(plugin_section(args))
     notes_peers = [f"- {p.key}: {p.note}" for p in peers if p.note and not p.error]
     out += ["<details><summary>How each library is spelled</summary>", "", *notes_peers]
     out += ["", "</details>", ""]
@@ -334,6 +406,18 @@ def main() -> int:
     md.write_text(text)
     md.with_suffix(".json").write_text(json.dumps(raw, indent=1, default=str))
     print(f"(written to {md})", file=sys.stderr)
+    if args.page:
+        raw["meta"] = page.machine_meta(args.rounds, args.quick, _jaxdc_source())
+        written = page.write(
+            raw,
+            Path(args.page),
+            micro.OPS,
+            micro.target,
+            SHAPES_CONSTRUCTION_TARGET,
+            ("jaxdc", *floor.FLOOR_OPS, "NamedTuple"),
+            floor.FLOOR_OPS,
+        )
+        print(f"(page: {', '.join(str(p) for p in written)})", file=sys.stderr)
     return 0
 
 

@@ -190,3 +190,35 @@ def test_mypy_plugin_refuses_the_same_keywords(
     )
     run = project.mypy()
     assert run.diagnostics == project.expected(), run.stdout
+
+
+@jdc.pytree_dataclass
+class Validated:
+    """`__post_init__` raises AttributeError and TypeError of its own on bad values."""
+
+    w: jax.Array
+
+    def __post_init__(self) -> None:
+        if self.w.ndim == 0:
+            raise AttributeError("w must have an axis")
+        if self.w.ndim > 1:
+            raise TypeError("w must be a vector")
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        (jnp.zeros(()), AttributeError, "w must have an axis"),
+        (jnp.zeros((2, 2)), TypeError, "w must be a vector"),
+    ],
+)
+def test_errors_raised_inside_replace_pass_through(
+    value: jax.Array, error: type[Exception], message: str
+) -> None:
+    """`jdc.replace` tells a non-jaxdc argument apart only when the call fails: the class's
+    own AttributeError and TypeError reach the caller as raised, not as "wrong kind"."""
+    obj = Validated(jnp.zeros(2))
+    with pytest.raises(error, match=f"^{message}$"):
+        jdc.replace(obj, w=value)
+    with pytest.raises(TypeError, match="Validated"):
+        jdc.replace(Validated, w=value)  # the class itself is the wrong kind

@@ -225,7 +225,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
             *_seal_lines(spec, "        ", self_name),
-            *_shape_check_lines(spec, ns, "        ", self_name),
+            *_shape_check_lines(spec, ns, "        ", self_name, inline=True),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
@@ -237,12 +237,22 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     return init
 
 
-def _shape_check_lines(spec: ClassSpec, ns: dict[str, Any], indent: str, target: str) -> list[str]:
-    """`check_shapes=True` classes: check the finished instance (see `_shapes`)."""
+def _shape_check_lines(
+    spec: ClassSpec, ns: dict[str, Any], indent: str, target: str, inline: bool = False
+) -> list[str]:
+    """`check_shapes=True` classes: check the finished instance (see `_shapes`). `inline`
+    (the end of a generated `__init__`, where a `return` ends nothing else): the check's
+    own lines instead of a call to it, when it has them (a check still waiting for a
+    forward reference to resolve does not)."""
     if spec.shape_check is None:
         return []
-    ns["_jx_check_shapes"] = spec.shape_check
-    return [f"{indent}_jx_check_shapes({target})"]
+    own = getattr(spec.shape_check, "__jaxdc_inline__", None) if inline else None
+    if own is None:
+        ns["_jx_check_shapes"] = spec.shape_check
+        return [f"{indent}_jx_check_shapes({target})"]
+    lines, names = own
+    ns.update(names)
+    return [f"{indent}_jx_obj = {target}", *(indent + line.removeprefix("    ") for line in lines)]
 
 
 def _given(self_name: str, name: str) -> str:

@@ -223,7 +223,8 @@ def _finish_class(
     if generate_init and not custom_init and "__init__" in cls.__dict__:
         cls.__init__ = make_init(spec)  # type: ignore[misc]
     spec.replace = make_replace(spec)
-    cls.__jaxdc_replace__ = staticmethod(spec.replace)  # type: ignore[attr-defined]
+    # a method, so `jaxdc.replace` calls it as `obj.__jaxdc_replace__(changes)` (see `_replace`)
+    cls.__jaxdc_replace__ = spec.replace  # type: ignore[attr-defined]
     cls.__replace__ = replace  # type: ignore[attr-defined]  # what copy.replace calls (3.13+)
     setattr(cls, SPEC_ATTR, spec)
     register(spec)

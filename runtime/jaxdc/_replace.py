@@ -22,11 +22,15 @@ _T = TypeVar("_T")
 
 
 def replace(obj: _T, /, **changes: Any) -> _T:
+    # A method call on the instance (the class's generated function, found without
+    # building a bound method) costs less than `type(obj).__jaxdc_replace__(obj, ...)`;
+    # what is not an instance of a jaxdc class is told apart only when the call fails.
     try:
-        fast_replace = type(obj).__jaxdc_replace__  # type: ignore[attr-defined]
-    except AttributeError:
-        raise TypeError(wrong_kind("jaxdc.replace", messages.JAXDC_INSTANCE, obj)) from None
-    return fast_replace(obj, changes)  # type: ignore[no-any-return]
+        return obj.__jaxdc_replace__(changes)  # type: ignore[attr-defined, no-any-return]
+    except (AttributeError, TypeError):
+        if isinstance(obj, type) or not hasattr(type(obj), "__jaxdc_replace__"):
+            raise TypeError(wrong_kind("jaxdc.replace", messages.JAXDC_INSTANCE, obj)) from None
+        raise  # raised by the replace itself (an unknown field, __post_init__, ...)
 
 
 def unknown_fields_error(obj: Any, changes: dict[str, Any]) -> None:

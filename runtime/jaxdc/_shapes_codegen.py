@@ -29,12 +29,7 @@ def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[An
     """`check(obj)`: returns if `obj` passes, else calls `slow(obj)` (which raises)."""
     if not all(_handled(fs) for fs in shapes.fields):
         return slow
-    ns: dict[str, Any] = {
-        "_jx_slow": slow,
-        "_jx_Array": ARRAY_IMPL,
-        "_jx_leaf": read_leaf,
-        "_jx_UNSET": _UNSET,
-    }
+    ns: dict[str, Any] = {"_jx_slow": slow, "_jx_Array": ARRAY_IMPL, "_jx_leaf": read_leaf}
     names: dict[tuple[str, str], str] = {}  # (kind, dimension name) -> local variable
     body: list[str] = []
     for index, fs in enumerate(shapes.fields):
@@ -45,19 +40,13 @@ def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[An
             f"        if _jx_child(_jx_obj.{name}) is not None: return _jx_slow(_jx_obj)"
             for name in shapes.children
         ]
-    lines = ["def check(_jx_obj):", "    try:"]
-    if names:
-        lines.append(f"        {' = '.join(names.values())} = _jx_UNSET")
-    lines += body or ["        pass"]
+    lines = ["def check(_jx_obj):", "    try:", *(body or ["        pass"])]
     lines += ["    except Exception:", "        return _jx_slow(_jx_obj)"]
-    return _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
-
-
-class _Unset:
-    __slots__ = ()
-
-
-_UNSET = _Unset()
+    check = _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
+    # For a generated `__init__` to inline (`_codegen`), saving a call on every construction:
+    # the lines read the instance from `_jx_obj` and `return` on failure.
+    check.__jaxdc_inline__ = (lines[1:], ns)  # type: ignore[attr-defined]
+    return check
 
 
 def _handled(fs: FieldShape) -> bool:
@@ -69,7 +58,13 @@ def _handled(fs: FieldShape) -> bool:
 def _field_lines(
     index: int, fs: FieldShape, spec: ArraySpec, ns: dict[str, Any], names: dict[Any, str]
 ) -> list[str]:
-    """Read the value's shape and dtype (None: skip the field), then test each dim."""
+    """Read the value's shape and dtype (None: skip the field), then test each dim.
+
+    A dimension name is bound where it first appears in the generated code and compared
+    after. If the field binding it was skipped (not an array), the comparison reads an
+    unbound local: the NameError sends the object to the reference check, like any other
+    case the fast path does not handle. A fixed rank is checked by unpacking the shape
+    (a wrong rank is a ValueError, which goes the same way)."""
     fail = "return _jx_slow(_jx_obj)"
     lines = [
         f"        _jx_v = _jx_obj.{fs.name}",
@@ -84,15 +79,23 @@ def _field_lines(
     ]
     checks: list[str] = []
     rank, cut = spec.rank, spec.variadic
-    checks.append(
-        f"if _jx_len(_jx_s) != {rank}: {fail}"
-        if cut is None
-        else f"if _jx_len(_jx_s) < {rank}: {fail}"
-    )
-    ns["_jx_len"] = len
+    if cut is None:
+        unpacked = "".join(f"_jx_t{position}, " for position in range(rank))
+        checks.append(f"{unpacked}= _jx_s" if unpacked else f"if _jx_s: {fail}")
+    else:
+        checks.append(f"if _jx_len(_jx_s) < {rank}: {fail}")
+        ns["_jx_len"] = len
     if spec.dtype is not None:
+        # numpy hashes a dtype afresh on every lookup (~100 ns, a third of a field's check);
+        # the dtype last accepted for this field is remembered and compared by identity
+        # first (array dtypes are numpy's canonical instances, so this is the usual hit).
         ns[f"_jx_dt{index}"] = spec.dtype.cache
-        checks.append(f"if _jx_dt{index}.get(_jx_d) is not True: {fail}")
+        ns[f"_jx_ok{index}"] = [None]
+        checks += [
+            f"if _jx_d is not _jx_ok{index}[0]:",
+            f"    if _jx_dt{index}.get(_jx_d) is not True: {fail}",
+            f"    _jx_ok{index}[0] = _jx_d",
+        ]
     tail = 0 if cut is None else len(spec.dims) - cut - 1
     for position, dim in enumerate(spec.dims):
         if cut is not None and position == cut:
@@ -101,17 +104,20 @@ def _field_lines(
             axes = f"_jx_s[{cut}:]" if tail == 0 else f"_jx_s[{cut}:{-tail}]"
             checks += _bind(names, ("multi", dim.name), axes, fail)
             continue
-        axis = str(position) if cut is None or position < cut else str(position - len(spec.dims))
+        if cut is None:
+            value = f"_jx_t{position}"
+        else:
+            value = f"_jx_s[{position if position < cut else position - len(spec.dims)}]"
         if dim.kind == "fixed":
-            checks.append(f"if _jx_s[{axis}] != {dim.size}: {fail}")
+            checks.append(f"if {value} != {dim.size}: {fail}")
         elif dim.kind == "named":
-            checks += _bind(names, ("single", dim.name), f"_jx_s[{axis}]", fail)
+            checks += _bind(names, ("single", dim.name), value, fail)
     return lines + [f"            {c}" for c in checks]
 
 
 def _bind(names: dict[Any, str], key: tuple[str, str], value: str, fail: str) -> list[str]:
-    local = names.setdefault(key, f"_jx_n{len(names)}")
-    return [
-        f"if {local} is _jx_UNSET: {local} = {value}",
-        f"elif {local} != {value}: {fail}",
-    ]
+    """Bind a dimension name where it first appears; compare it everywhere after."""
+    if key not in names:
+        names[key] = local = f"_jx_n{len(names)}"
+        return [f"{local} = {value}"]
+    return [f"if {names[key]} != {value}: {fail}"]
