@@ -104,5 +104,5 @@ def test_plugin_and_import_sections_render_from_samples(tmp_path: Path) -> None:
 def test_a_page_without_its_markers_is_an_error(tmp_path: Path, missing: str) -> None:
     target = tmp_path / "benchmarks.md"
     target.write_text(page._empty_page().replace(docblocks.end_marker(missing), ""))
-    with pytest.raises(docblocks.BlockError):
+    with pytest.raises(docblocks.BlockError, match=f"generated block '{missing}' has no"):
         page.write({"meta": page.machine_meta(1, True, "")}, target, [], lambda o, s: None, 1.5, [])
