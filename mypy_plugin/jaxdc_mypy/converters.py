@@ -49,7 +49,7 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars
 
-from . import compat
+from . import compat, names
 from .fields import converter_argument, pytree_fields
 
 _ANY = AnyType(TypeOfAny.special_form)
@@ -148,6 +148,8 @@ def init_input_types(instance: Instance) -> dict[str, Type]:
 def _input_types(info: TypeInfo) -> dict[str, Type]:
     """Own converter fields from their converters; inherited ones from the declaring base's
     retyped methods."""
+    if not _declares_converters(info):
+        return {}  # the common case, decided without building the fields or the instance
     own = own_converters(info)
     inputs = {name: converter.takes for name, (_, converter) in own.items()}
     instance = compat.self_instance(info)
@@ -158,6 +160,19 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
             if name == field.name:
                 inputs[name] = compat.as_seen_from(typ, instance, field.owner)
     return inputs
+
+
+def _declares_converters(info: TypeInfo) -> bool:
+    """Whether ``info`` or a base records a converter field (``fields.record_fields``).
+    Also true for an own converter on an InitVar, which the recorded fields leave out."""
+    for base in info.mro:
+        stored = base.metadata.get(names.METADATA_KEY)
+        if stored is not None and any(e.get("converter") for e in stored["fields"].values()):
+            return True
+    return any(
+        isinstance(stmt, AssignmentStmt) and converter_argument(stmt.rvalue) is not None
+        for stmt in info.defn.defs.body
+    )
 
 
 def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:
