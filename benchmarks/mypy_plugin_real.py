@@ -16,6 +16,9 @@ dependencies.
 
     .venv/bin/python benchmarks/mypy_plugin_real.py [--python .venv-downstream/bin/python]
         [--work downstream/.work] [--rounds 3] [--only navix,mctx] [--write]
+
+``--write`` writes ``results-mypy-plugin-real.md`` and the section "The mypy plugin on real
+code" of docs/benchmarks.md (its generated block; ``make bench`` leaves it alone).
 """
 
 from __future__ import annotations
@@ -34,7 +37,12 @@ from pathlib import Path
 import mypy_plugin_bench
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import docblocks  # noqa: E402  (tools/ is not a package)
+
 RESULTS = Path(__file__).resolve().parent / "results-mypy-plugin-real.md"
+PAGE = ROOT / "docs" / "benchmarks.md"
+BLOCK = "plugin-real"  # its section of PAGE
 
 # downstream/checkers.py's settings: untyped third-party code is not followed into.
 _SETTINGS = "ignore_missing_imports = True\nfollow_imports = silent\n"
@@ -138,7 +146,9 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=ROOT / "downstream" / ".work")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", help="comma-separated package names")
-    parser.add_argument("--write", action="store_true", help=f"also write {RESULTS.name}")
+    parser.add_argument(
+        "--write", action="store_true", help=f"also write {RESULTS.name} and its block of {PAGE}"
+    )
     args = parser.parse_args()
     wanted = set(args.only.split(",")) if args.only else None
     results: dict[str, Samples] = {}
@@ -160,6 +170,7 @@ def main() -> None:
             "runs or machines.\n\n"
         )
         RESULTS.write_text("# jaxdc_mypy on real code\n\n" + note + text)
+        docblocks.replace_block(PAGE, BLOCK, docblocks.provenance() + "\n\n" + text)
 
 
 if __name__ == "__main__":

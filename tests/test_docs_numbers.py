@@ -32,6 +32,7 @@ RESULTS = {
     "benchmarks/results-3.11.md": "make bench (benchmarks/run.py) on Python 3.11",
     "benchmarks/results-3.13.md": "make bench (benchmarks/run.py) on Python 3.13",
     "benchmarks/results-mypy-plugin.md": "python benchmarks/mypy_plugin_bench.py --write",
+    "benchmarks/results-mypy-plugin-real.md": "python benchmarks/mypy_plugin_real.py --write",
     "docs/downstream.md": "make test-downstream",
 }
 
