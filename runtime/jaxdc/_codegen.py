@@ -225,7 +225,7 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
             *_seal_lines(spec, "        ", self_name),
-            *_shape_check_lines(spec, ns, "        ", self_name, inline=True),
+            *_shape_check_lines(spec, ns, "        ", self_name, inline=frozenset(assigned)),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
@@ -238,19 +238,24 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
 
 
 def _shape_check_lines(
-    spec: ClassSpec, ns: dict[str, Any], indent: str, target: str, inline: bool = False
+    spec: ClassSpec,
+    ns: dict[str, Any],
+    indent: str,
+    target: str,
+    inline: frozenset[str] | None = None,
 ) -> list[str]:
     """`check_shapes=True` classes: check the finished instance (see `_shapes`). `inline`
-    (the end of a generated `__init__`, where a `return` ends nothing else): the check's
-    own lines instead of a call to it, when it has them (a check still waiting for a
-    forward reference to resolve does not)."""
+    (the end of a generated `__init__`, where a `return` ends nothing else; the fields
+    whose values are in local variables of their names): the check's own lines instead of
+    a call to it, when it has them (a check still waiting for a forward reference to
+    resolve does not)."""
     if spec.shape_check is None:
         return []
-    own = getattr(spec.shape_check, "__jaxdc_inline__", None) if inline else None
+    own = getattr(spec.shape_check, "__jaxdc_inline__", None) if inline is not None else None
     if own is None:
         ns["_jx_check_shapes"] = spec.shape_check
         return [f"{indent}_jx_check_shapes({target})"]
-    lines, names = own
+    lines, names = own(inline, "nonlocal")
     ns.update(names)
     return [f"{indent}_jx_obj = {target}", *(indent + line.removeprefix("    ") for line in lines)]
 

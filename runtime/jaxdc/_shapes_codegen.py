@@ -13,6 +13,7 @@ annotations, symbolic or broadcastable dims) make the whole class use the refere
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -29,24 +30,41 @@ def make_check(shapes: ClassShapes, slow: Callable[[Any], None]) -> Callable[[An
     """`check(obj)`: returns if `obj` passes, else calls `slow(obj)` (which raises)."""
     if not all(_handled(fs) for fs in shapes.fields):
         return slow
+    lines, ns = _check_lines(shapes, slow, frozenset(), "global")
+    owner = f"{shapes.cls_name}.<shape check>"
+    check = _compile("check", ["def check(_jx_obj):", *lines], ns, owner)
+    # For a generated `__init__` to inline (`_codegen`), saving a call on every construction.
+    check.__jaxdc_inline__ = functools.partial(_check_lines, shapes, slow)  # type: ignore[attr-defined]
+    return check
+
+
+def _check_lines(
+    shapes: ClassShapes, slow: Callable[[Any], None], local: frozenset[str], scope: str
+) -> tuple[list[str], dict[str, Any]]:
+    """The check's body and the names it reads. It reads the instance from `_jx_obj` and
+    `return`s on failure; a field named in `local` is read from the local variable of its
+    name (a generated `__init__` holds every value it set in one: no attribute read).
+    `scope` (`global`, or `nonlocal` for a function made in a factory) declares the names
+    that remember each field's last accepted dtype, which the check rebinds."""
     ns: dict[str, Any] = {"_jx_slow": slow, "_jx_Array": ARRAY_IMPL, "_jx_leaf": read_leaf}
     names: dict[tuple[str, str], str] = {}  # (kind, dimension name) -> local variable
     body: list[str] = []
     for index, fs in enumerate(shapes.fields):
-        body += _field_lines(index, fs, fs.specs[0], ns, names)
+        if fs.name not in local:
+            body.append(f"        _jx_v = _jx_obj.{fs.name}")
+        read = fs.name if fs.name in local else "_jx_v"
+        body += _field_lines(index, fs, fs.specs[0], read, ns, names)
     if shapes.child_batch_axes is not None:
         ns["_jx_child"] = shapes.child_batch_axes
         body += [
-            f"        if _jx_child(_jx_obj.{name}) is not None: return _jx_slow(_jx_obj)"
+            f"        if _jx_child({name if name in local else f'_jx_obj.{name}'}) is not None:"
+            " return _jx_slow(_jx_obj)"
             for name in shapes.children
         ]
-    lines = ["def check(_jx_obj):", "    try:", *(body or ["        pass"])]
-    lines += ["    except Exception:", "        return _jx_slow(_jx_obj)"]
-    check = _compile("check", lines, ns, f"{shapes.cls_name}.<shape check>")
-    # For a generated `__init__` to inline (`_codegen`), saving a call on every construction:
-    # the lines read the instance from `_jx_obj` and `return` on failure.
-    check.__jaxdc_inline__ = (lines[1:], ns)  # type: ignore[attr-defined]
-    return check
+    remembered = [name for name in ns if name.startswith("_jx_ok")]
+    declared = [f"    {scope} {', '.join(remembered)}"] if remembered else []
+    lines = [*declared, "    try:", *(body or ["        pass"])]
+    return [*lines, "    except Exception:", "        return _jx_slow(_jx_obj)"], ns
 
 
 def _handled(fs: FieldShape) -> bool:
@@ -56,9 +74,15 @@ def _handled(fs: FieldShape) -> bool:
 
 
 def _field_lines(
-    index: int, fs: FieldShape, spec: ArraySpec, ns: dict[str, Any], names: dict[Any, str]
+    index: int,
+    fs: FieldShape,
+    spec: ArraySpec,
+    read: str,
+    ns: dict[str, Any],
+    names: dict[Any, str],
 ) -> list[str]:
-    """Read the value's shape and dtype (None: skip the field), then test each dim.
+    """Read the value (the variable `read`)'s shape and dtype (None: skip the field), then
+    test each dim.
 
     A dimension name is bound where it first appears in the generated code and compared
     after. If the field binding it was skipped (not an array), the comparison reads an
@@ -67,13 +91,12 @@ def _field_lines(
     (a wrong rank is a ValueError, which goes the same way)."""
     fail = "return _jx_slow(_jx_obj)"
     lines = [
-        f"        _jx_v = _jx_obj.{fs.name}",
-        "        if _jx_v.__class__ is _jx_Array:",
-        "            _jx_a = _jx_v.aval",
+        f"        if {read}.__class__ is _jx_Array:",
+        f"            _jx_a = {read}.aval",
         "            _jx_s = _jx_a.shape",
         "            _jx_d = _jx_a.dtype",
         "        else:",
-        "            _jx_r = _jx_leaf(_jx_v)",
+        f"            _jx_r = _jx_leaf({read})",
         "            _jx_s, _jx_d = (None, None) if _jx_r is None else _jx_r",
         "        if _jx_s is not None:",
     ]
@@ -90,11 +113,11 @@ def _field_lines(
         # the dtype last accepted for this field is remembered and compared by identity
         # first (array dtypes are numpy's canonical instances, so this is the usual hit).
         ns[f"_jx_dt{index}"] = spec.dtype.cache
-        ns[f"_jx_ok{index}"] = [None]
+        ns[f"_jx_ok{index}"] = None
         checks += [
-            f"if _jx_d is not _jx_ok{index}[0]:",
+            f"if _jx_d is not _jx_ok{index}:",
             f"    if _jx_dt{index}.get(_jx_d) is not True: {fail}",
-            f"    _jx_ok{index}[0] = _jx_d",
+            f"    _jx_ok{index} = _jx_d",
         ]
     tail = 0 if cut is None else len(spec.dims) - cut - 1
     for position, dim in enumerate(spec.dims):
