@@ -152,25 +152,22 @@ def _statics_lines(
     path warns and gives `LenientStatics`); without, the values are an instance's, already
     checked.
 
-    The last tuple and its values are variables of the function's own scope (`global`, or
-    `nonlocal` for a function made in a factory), which the code rebinds: reading them
-    costs less than subscripting a shared holder, and comparing the values read from their
-    own variables less than indexing the tuple (a tuple subclass, which CPython's
-    specialised subscript skips). Each function keeps its last values alive until other
-    ones come."""
+    The last one is a variable of the function's own scope (`global`, or `nonlocal` for a
+    function made in a factory), which the code rebinds: `_jx_last`, a plain tuple of the
+    statics tuple and its values. Unpacking it costs less than subscripting a shared
+    holder and then the statics tuple (a tuple subclass, which CPython's specialised
+    subscript and unpacking skip), and it is read and replaced whole, so another thread
+    never sees one statics tuple paired with another's values. Each function keeps its
+    last values alive until other ones come."""
     if not spec.static:
-        return [f"{indent}_jx_aux = _jx_last_aux"]  # the one empty statics tuple
+        return [f"{indent}_jx_aux = _jx_no_statics"]  # the one empty statics tuple
     last = [f"_jx_last{i}" for i in range(len(spec.static))]
-    same = " and ".join(f"{n} is {v}" for n, v in zip(spec.static, last, strict=True))
-    remember = [
-        f"{indent}{'    ' if target is None else '        '}{v} = {n}"
-        for n, v in zip(spec.static, last, strict=True)
-    ]
+    differs = " or ".join(f"{n} is not {v}" for n, v in zip(spec.static, last, strict=True))
+    remember = f"_jx_last = (_jx_aux, {', '.join(spec.static)}, )"
     lines = [
-        f"{indent}{scope} _jx_last_aux, {', '.join(last)}",
-        f"{indent}if {same}:",
-        f"{indent}    _jx_aux = _jx_last_aux",
-        f"{indent}else:",
+        f"{indent}{scope} _jx_last",
+        f"{indent}{_tuple(['_jx_aux', *last])} = _jx_last",
+        f"{indent}if {differs}:",
         f"{indent}    _jx_aux = _jx_meta({_tuple(spec.static)})",
     ]
     if target is not None:
@@ -180,24 +177,19 @@ def _statics_lines(
             *lines,
             f"{indent}    try:",
             f"{indent}        _jx_hash({hashed})",
-            f"{indent}        _jx_last_aux = _jx_aux",
-            *remember,
+            f"{indent}        {remember}",
             f"{indent}    except TypeError:",
             f"{indent}        _jx_aux = _jx_bad_static({target}, _jx_aux)",
         ]
-    return [*lines, f"{indent}    _jx_last_aux = _jx_aux", *remember]
+    return [*lines, f"{indent}    {remember}"]
 
 
 def _statics_ns(spec: ClassSpec) -> dict[str, Any]:
     """The names `_statics_lines` reads, with their first values."""
     if not spec.static:
-        return {"_jx_last_aux": spec.no_statics}
-    values = {f"_jx_last{i}": _NEVER for i in range(len(spec.static))}
-    return {
-        "_jx_meta": spec.metadata,
-        "_jx_last_aux": spec.metadata((_NEVER,) * len(spec.static)),
-        **values,
-    }
+        return {"_jx_no_statics": spec.no_statics}
+    never = (_NEVER,) * len(spec.static)
+    return {"_jx_meta": spec.metadata, "_jx_last": (spec.metadata(never), *never)}
 
 
 def make_init(spec: ClassSpec) -> Callable[..., None]:
