@@ -706,9 +706,10 @@ def test_fast_path_agrees_with_the_reference_check() -> None:
 
 
 def test_constructor_check_agrees_with_the_reference_on_jax_arrays() -> None:
-    """The check inlined in `__init__` remembers each field's last accepted dtype (and, for
-    a jax array, its aval): values of changing dtypes and shapes, one instance after
-    another, are still accepted and rejected exactly as the reference check decides."""
+    """The check inlined in `__init__` remembers each field's last accepted dtype and aval,
+    and the avals of the last instance it accepted whole: values of changing dtypes and
+    shapes, one instance after another (repeating some), are still accepted and rejected
+    exactly as the reference check decides."""
     from jaxdc._shapes_check import bind
 
     Many = _many()
