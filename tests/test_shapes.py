@@ -627,9 +627,8 @@ def test_bad_annotated_form_fails_at_class_definition() -> None:
 # --- the generated fast path accepts exactly what the reference check accepts -------------
 
 
-def test_fast_path_agrees_with_the_reference_check() -> None:
-    from jaxdc._shapes_check import bind
-    from jaxdc._spec import spec_of
+def _many() -> Any:
+    """A class whose check the fast path handles, with every kind of dimension it does."""
 
     @jdc.pytree_dataclass(check_shapes=True)
     class Many:
@@ -641,6 +640,14 @@ def test_fast_path_agrees_with_the_reference_check() -> None:
         f: Annotated[jax.Array, (..., 2), jnp.floating]
         g: Annotated[jax.Array, (3,), jnp.integer]
 
+    return Many
+
+
+def test_fast_path_agrees_with_the_reference_check() -> None:
+    from jaxdc._shapes_check import bind
+    from jaxdc._spec import spec_of
+
+    Many = _many()
     check = spec_of(Many).shape_check
     shapes = Many.__jaxdc_shapes__
     assert check.__name__ == "check"  # the generated one, not the reference
@@ -696,6 +703,46 @@ def test_fast_path_agrees_with_the_reference_check() -> None:
         assert fast == reference, leaves
         outcomes[fast] += 1
     assert outcomes[True] > 100
+
+
+def test_constructor_check_agrees_with_the_reference_on_jax_arrays() -> None:
+    """The check inlined in `__init__` remembers each field's last accepted dtype and aval,
+    and the avals of the last instance it accepted whole: values of changing dtypes and
+    shapes, one instance after another (repeating some), are still accepted and rejected
+    exactly as the reference check decides."""
+    from jaxdc._shapes_check import bind
+
+    Many = _many()
+    treedef = jax.tree.structure(
+        Many(f32(1, 1), i32(1, 2), f32(1), i32(1, 1), f32(), f32(2), i32(3))
+    )
+    rng = np.random.default_rng(1)
+    good = [jnp.float32, jnp.int32, jnp.float32, jnp.uint8, jnp.float32, jnp.float32, jnp.int32]
+    others = [jnp.float32, jnp.int32, jnp.uint8]
+    outcomes = {True: 0, False: 0}
+    for _ in range(300):
+        b, n = (int(x) for x in rng.integers(1, 3, size=2))
+        shapes = [(b, n), (n, 2), (2, b), (1, n), (), (2,), (3,)]
+        leaves = [
+            jnp.zeros(
+                shape if rng.random() < 0.95 else (*shape, 1),
+                dtype if rng.random() < 0.95 else others[rng.integers(0, 3)],
+            )
+            for shape, dtype in zip(shapes, good, strict=True)
+        ]
+        try:
+            bind(Many.__jaxdc_shapes__, jax.tree.unflatten(treedef, leaves))
+            reference = True
+        except jdc.ShapeError:
+            reference = False
+        try:
+            Many(*leaves)
+            fast = True
+        except jdc.ShapeError:
+            fast = False
+        assert fast == reference, leaves
+        outcomes[fast] += 1
+    assert outcomes[True] > 0 and outcomes[False] > 0
 
 
 def test_jaxtyping_is_optional() -> None:

@@ -43,6 +43,7 @@ __all__ = [
 # `__init__` equals the dataclass one.
 _HAS_FACTORY = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", object())
 _UNCHANGED = object()
+_NEVER = object()  # a static value no instance holds
 
 # Every name the generated code uses besides field names starts with `_jx_`, so a field
 # called `obj`, `hash` or `children` cannot shadow it.
@@ -122,30 +123,53 @@ def _tuple(items: list[str] | tuple[str, ...]) -> str:
     return "(" + "".join(f"{i}, " for i in items) + ")"
 
 
-def _seal_lines(spec: ClassSpec, indent: str, target: str, aux: str | None = None) -> list[str]:
+def _seal_lines(
+    spec: ClassSpec, indent: str, target: str, aux: str | None = None, scope: str = "global"
+) -> list[str]:
     """Inline fast path of `_construct.seal` when the field values are local variables.
 
     `aux`: an expression for an already validated statics tuple to reuse (replace with
-    unchanged statics), which also lets jit compare treedefs by identity.
+    unchanged statics), which also lets jit compare treedefs by identity. `scope`: see
+    `_statics_lines`.
     """
-    lines = _statics_lines(spec, indent, target) if aux is None else [f"{indent}_jx_aux = {aux}"]
+    if aux is None:
+        lines = _statics_lines(spec, indent, target, scope)
+    else:
+        lines = [f"{indent}_jx_aux = {aux}"]
     if spec.cached:
         lines.append(f"{indent}_jx_set({CACHE_ATTR!r}, ({_tuple(spec.data)}, _jx_aux))")
     return lines
 
 
-def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str]:
+def _statics_lines(
+    spec: ClassSpec, indent: str, target: str | None, scope: str = "global"
+) -> list[str]:
     """Set `_jx_aux` to the statics tuple (`spec.metadata`, which prints the field names)
-    of the locals named like the static fields: the class's last one when every value is
-    the same object (no tuple built, nothing re-hashed), else a new one, which becomes the
-    last one. With a `target`, a new one is hash-checked first (a value `hash()` rejects
-    raises the error naming the field of `target`, or on the migration path warns and gives
-    `LenientStatics`); without, the values are an instance's, already checked."""
-    lines = [f"{indent}_jx_aux = _jx_last[0]"]
+    of the locals named like the static fields: the function's last one when every value
+    is the same object as last time (no tuple built, nothing re-hashed), else a new one,
+    which becomes the last one. With a `target`, a new one is hash-checked first (a value
+    `hash()` rejects raises the error naming the field of `target`, or on the migration
+    path warns and gives `LenientStatics`); without, the values are an instance's, already
+    checked.
+
+    The last one is a variable of the function's own scope (`global`, or `nonlocal` for a
+    function made in a factory), which the code rebinds: `_jx_last`, a plain tuple of the
+    statics tuple and its values. Unpacking it costs less than subscripting a shared
+    holder and then the statics tuple (a tuple subclass, which CPython's specialised
+    subscript and unpacking skip), and it is read and replaced whole, so another thread
+    never sees one statics tuple paired with another's values. Each function keeps its
+    last values alive until other ones come."""
     if not spec.static:
-        return lines
-    differs = " or ".join(f"_jx_aux[{i}] is not {n}" for i, n in enumerate(spec.static))
-    lines += [f"{indent}if {differs}:", f"{indent}    _jx_aux = _jx_meta({_tuple(spec.static)})"]
+        return [f"{indent}_jx_aux = _jx_no_statics"]  # the one empty statics tuple
+    last = [f"_jx_last{i}" for i in range(len(spec.static))]
+    differs = " or ".join(f"{n} is not {v}" for n, v in zip(spec.static, last, strict=True))
+    remember = f"_jx_last = (_jx_aux, {', '.join(spec.static)}, )"
+    lines = [
+        f"{indent}{scope} _jx_last",
+        f"{indent}{_tuple(['_jx_aux', *last])} = _jx_last",
+        f"{indent}if {differs}:",
+        f"{indent}    _jx_aux = _jx_meta({_tuple(spec.static)})",
+    ]
     if target is not None:
         # one static: hash the value itself, which is cheaper than hashing a 1-tuple
         hashed = spec.static[0] if len(spec.static) == 1 else "_jx_aux"
@@ -153,17 +177,19 @@ def _statics_lines(spec: ClassSpec, indent: str, target: str | None) -> list[str
             *lines,
             f"{indent}    try:",
             f"{indent}        _jx_hash({hashed})",
-            f"{indent}        _jx_last[0] = _jx_aux",
+            f"{indent}        {remember}",
             f"{indent}    except TypeError:",
             f"{indent}        _jx_aux = _jx_bad_static({target}, _jx_aux)",
         ]
-    lines.append(f"{indent}    _jx_last[0] = _jx_aux")
-    return lines
+    return [*lines, f"{indent}    {remember}"]
 
 
 def _statics_ns(spec: ClassSpec) -> dict[str, Any]:
-    """The names `_statics_lines` reads."""
-    return {"_jx_meta": spec.metadata, "_jx_last": spec.last_metadata}
+    """The names `_statics_lines` reads, with their first values."""
+    if not spec.static:
+        return {"_jx_no_statics": spec.no_statics}
+    never = (_NEVER,) * len(spec.static)
+    return {"_jx_meta": spec.metadata, "_jx_last": (spec.metadata(never), *never)}
 
 
 def make_init(spec: ClassSpec) -> Callable[..., None]:
@@ -224,8 +250,8 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     elif assigned.issuperset((*spec.data, *spec.static)):
         lines += [
             f"    if _jx_type({self_name}) is _jx_cls:",
-            *_seal_lines(spec, "        ", self_name),
-            *_shape_check_lines(spec, ns, "        ", self_name, inline=True),
+            *_seal_lines(spec, "        ", self_name, scope="nonlocal"),
+            *_shape_check_lines(spec, ns, "        ", self_name, inline=frozenset(assigned)),
             "    else:",
             f"        _jx_finish({self_name})",
         ]
@@ -238,19 +264,24 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
 
 
 def _shape_check_lines(
-    spec: ClassSpec, ns: dict[str, Any], indent: str, target: str, inline: bool = False
+    spec: ClassSpec,
+    ns: dict[str, Any],
+    indent: str,
+    target: str,
+    inline: frozenset[str] | None = None,
 ) -> list[str]:
     """`check_shapes=True` classes: check the finished instance (see `_shapes`). `inline`
-    (the end of a generated `__init__`, where a `return` ends nothing else): the check's
-    own lines instead of a call to it, when it has them (a check still waiting for a
-    forward reference to resolve does not)."""
+    (the end of a generated `__init__`, where a `return` ends nothing else; the fields
+    whose values are in local variables of their names): the check's own lines instead of
+    a call to it, when it has them (a check still waiting for a forward reference to
+    resolve does not)."""
     if spec.shape_check is None:
         return []
-    own = getattr(spec.shape_check, "__jaxdc_inline__", None) if inline else None
+    own = getattr(spec.shape_check, "__jaxdc_inline__", None) if inline is not None else None
     if own is None:
         ns["_jx_check_shapes"] = spec.shape_check
         return [f"{indent}_jx_check_shapes({target})"]
-    lines, names = own
+    lines, names = own(inline, "nonlocal")
     ns.update(names)
     return [f"{indent}_jx_obj = {target}", *(indent + line.removeprefix("    ") for line in lines)]
 

@@ -28,7 +28,6 @@ __all__ = ["CACHE_ATTR", "ClassSpec", "FieldSpec", "UnresolvedField", "build_spe
 
 Kind = Literal["data", "static", "excluded"]
 SPEC_ATTR = "__jaxdc_spec__"
-_NEVER = object()  # a static value no instance holds
 
 
 class UnresolvedField(TypeError):
@@ -101,12 +100,10 @@ class ClassSpec:
         return metadata_type(self.cls, self.static, self.data if self.cached else None)
 
     @functools.cached_property
-    def last_metadata(self) -> list[StaticMetadata]:
-        """One slot: the statics tuple made last. Generated code reuses it when every
-        static value is the same object (no new tuple, no re-hashing), so the common case,
-        the same statics every construction, costs less than building a tuple. It keeps
-        those values alive until other ones are made."""
-        return [self.metadata((_NEVER,) * len(self.static))]
+    def no_statics(self) -> StaticMetadata:
+        """The statics tuple of every instance of a class without static fields: one
+        object, so their treedefs compare by identity first."""
+        return self.metadata(())
 
     @functools.cached_property
     def excluded(self) -> tuple[FieldSpec, ...]:
