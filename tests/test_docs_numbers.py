@@ -140,6 +140,8 @@ def test_changelog_numbers_cite_their_results_file() -> None:
 # ---- the check can fail ---------------------------------------------------------------------
 
 BENCH = "benchmarks/results-3.11.md"
+# A ratio the committed results file holds (`make bench` rewrites the file, so it is read).
+IN_BENCH = re.search(r"(?<![\d.])(\d\.\d\d)(?!\d)", (REPO / BENCH).read_text())[1]  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
@@ -148,9 +150,15 @@ BENCH = "benchmarks/results-3.11.md"
         ("# T\n\nThe suite takes 3.2 minutes.\n", ["3.2 minutes"]),
         ("# T\n\nimport saving ~650 ms, plugin 1.03–1.06x, 630 tests, 96.8%.\n", 4),
         (f"# T\n\nFlatten is 9.99x (`{BENCH}`).\n", ["9.99x"]),  # not in the file
-        (f"# T\n\nFlatten is 1.08x (`{BENCH}`).\n", []),  # in the file it cites
-        ("# T\n\nFlatten is 1.08x.\n", ["1.08x"]),  # a true number, but no source cited
-        (f"# A\n\n(`{BENCH}`)\n\n# B\n\nFlatten is 1.08x.\n", ["1.08x"]),  # cited elsewhere
+        (f"# T\n\nFlatten is {IN_BENCH}x (`{BENCH}`).\n", []),  # in the file it cites
+        (
+            f"# T\n\nFlatten is {IN_BENCH}x.\n",
+            [f"{IN_BENCH}x"],
+        ),  # a true number, but no source cited
+        (
+            f"# A\n\n(`{BENCH}`)\n\n# B\n\nFlatten is {IN_BENCH}x.\n",
+            [f"{IN_BENCH}x"],
+        ),  # cited elsewhere
         ("# T\n\nTarget ≤ 1.10, at most 3x, target < 15 ms.\n", []),
         ("# T\n\n```\n2.5 minutes\n```\n`3 tests` <!-- 4 tests -->\n", []),
         (
