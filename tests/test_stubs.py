@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -181,22 +180,14 @@ def _jaxlib_declares_device() -> bool:
     return any("\nclass Device" in stub.read_text() for stub in root.rglob("*.pyi"))
 
 
-def _numpy_defaults_array_type_arguments() -> bool:
-    """Whether numpy's stubs give `ndarray`'s type parameters defaults: numpy 2.x does,
-    1.26 (the oldest supported) does not, which leaves the bare `np.ndarray` and
-    `np.number` of `jax.typing.ArrayLike` partly unknown to pyright, and with them the
-    parameter of `as_array` (typed `ArrayLike`, as `converter=as_array` fields take)."""
-    import numpy
-
-    stub = (Path(numpy.__file__).parent / "__init__.pyi").read_text()
-    return re.search(r"_DType\w*_co = TypeVar\([^)]*default=", stub) is not None
-
-
 def test_verifytypes_score_is_the_documented_one(checkout_score: float) -> None:
     """stubs/README.md quotes the score (with the newest jax; complete where jaxlib
-    declares `jax.Device`, but for `as_array` (1 of 50 symbols) under numpy 1.x)."""
+    declares `jax.Device`, but for `as_array` (1 of 50 symbols) under numpy 1.x, where
+    the bare `np.ndarray` in `jax.typing.ArrayLike`, its parameter's type, is partly
+    unknown)."""
     if _jaxlib_declares_device():
-        assert checkout_score == (1.0 if _numpy_defaults_array_type_arguments() else 0.98)
+        complete = checkers.numpy_defaults_array_type_arguments()
+        assert checkout_score == (1.0 if complete else 0.98)
         return
     readme = (REPO / "stubs" / "README.md").read_text()
     assert f"completeness score: {checkout_score:.1%}" in readme
