@@ -85,6 +85,16 @@ TARGETS = ("3.10", "3.13")
 RUNNING = f"{sys.version_info.major}.{sys.version_info.minor}"
 
 
+def numpy_defaults_array_type_arguments() -> bool:
+    """Whether the installed numpy's stubs give `ndarray`'s type parameters defaults:
+    numpy 2.x does, 1.26 (the oldest supported) does not, and there a bare `np.ndarray`
+    is partly unknown to pyright and a missing type argument to basedpyright."""
+    import numpy
+
+    stub = (Path(numpy.__file__).parent / "__init__.pyi").read_text()
+    return re.search(r"_DType\w*_co = TypeVar\([^)]*default=", stub) is not None
+
+
 class Diagnostic(NamedTuple):
     file: str
     """Path relative to the directory the checker ran in, with `/` separators."""

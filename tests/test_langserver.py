@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import checkers
 import pytest
 from langserver import LanguageServer
 
@@ -258,6 +259,11 @@ def test_each_mistake_of_the_misuse_example_is_one_error_on_its_line(session: Se
     for mistake in MISTAKES:
         (number,) = [n for n, text in enumerate(lines, 1) if text.strip().startswith(mistake.line)]
         expected[number] = [mistake.codes[family]]
+    if session.name == "basedpyright" and not checkers.numpy_defaults_array_type_arguments():
+        # basedpyright's own rule about numpy, not jaxdc's: under numpy 1.x (the oldest
+        # leg) the bare `np.ndarray` in `Static[np.ndarray]` lacks its type arguments
+        (table,) = [n for n, text in enumerate(lines, 1) if "Static[np.ndarray]" in text]
+        expected[table].append("reportMissingTypeArgument")
     errors: dict[int, list[str]] = {}
     published = session.server.wait_for_diagnostics(
         session.misuse, until=lambda found: any(d["severity"] == 1 for d in found)

@@ -36,11 +36,14 @@ def migration_warnings() -> Iterator[list[warnings.WarningMessage]]:
 
 
 def _next_line() -> int:
-    """The caller's next non-blank line (a class statement or its decorator)."""
+    """The line a warning about the caller's next class points at: its decorator's line,
+    or on Python 3.10, which runs a decorator call at the class statement's line, that."""
     frame = inspect.currentframe()
     assert frame is not None and frame.f_back is not None
     line = frame.f_back.f_lineno + 1
-    while not linecache.getline(__file__, line).strip():
+    while not linecache.getline(__file__, line).strip() or (
+        sys.version_info < (3, 11) and linecache.getline(__file__, line).lstrip()[:1] == "@"
+    ):
         line += 1
     return line
 

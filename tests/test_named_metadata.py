@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.export  # older jax (0.4.36) does not import its export module by itself
 import jax.numpy as jnp
 import jaxdc
 import jaxdc._metadata
@@ -200,16 +201,25 @@ MISMATCHES: dict[str, tuple[Callable[[], Any], str]] = {
 }
 
 
+_CARRY_TRANSFORMS = ("scan", "while_loop", "fori_loop")
+
+
 @pytest.mark.parametrize("transform", list(MISMATCHES))
 def test_structure_mismatch_errors_name_class_and_field(transform: str) -> None:
     run, expected = MISMATCHES[transform]
     with pytest.raises((TypeError, ValueError)) as caught:
         run()
-    # JAX's own sentence as the newest jax writes it; older ones word it differently, but
-    # every one shows both metadata with repr
-    assert OLD in str(caught.value) and NEW in str(caught.value)
     if _NEWEST_WORDING:
+        # JAX's own sentence as the newest jax writes it
         assert expected in str(caught.value)
+    elif transform in _CARRY_TRANSFORMS:
+        # jax 0.4.36 passes a lone carry difference through str.capitalize, which
+        # lowercases the rest of its sentence, our repr included ("opt(lr=0.1, ...)");
+        # its text still names the class and the field
+        assert expected.capitalize() in str(caught.value)
+    else:
+        # older jax words the sentence differently, but shows both metadata with repr
+        assert OLD in str(caught.value) and NEW in str(caught.value)
 
 
 def test_jax_cache_miss_explanation_names_class_and_field(

@@ -182,9 +182,12 @@ def _jaxlib_declares_device() -> bool:
 
 def test_verifytypes_score_is_the_documented_one(checkout_score: float) -> None:
     """stubs/README.md quotes the score (with the newest jax; complete where jaxlib
-    declares `jax.Device`)."""
+    declares `jax.Device`, but for `as_array` (1 of 50 symbols) under numpy 1.x, where
+    the bare `np.ndarray` in `jax.typing.ArrayLike`, its parameter's type, is partly
+    unknown)."""
     if _jaxlib_declares_device():
-        assert checkout_score == 1.0
+        complete = checkers.numpy_defaults_array_type_arguments()
+        assert checkout_score == (1.0 if complete else 0.98)
         return
     readme = (REPO / "stubs" / "README.md").read_text()
     assert f"completeness score: {checkout_score:.1%}" in readme
