@@ -50,6 +50,11 @@ KNOWN_DIFFERENCES = {
     # shape check reads only parsed subscripts: a miss, owned by the shapes code.
     "plugin/shapes_misuse.py:23: mypy-plugin jaxdc-shape: expected, not reported",
 }
+if sys.version_info >= (3, 13):  # the cases' target is the running Python's
+    # From target 3.13 replace's first parameter is a protocol over `__replace__`; the
+    # oldest mypy accepts an `int` there (newest mypy reports arg-type). Seen in
+    # `make test-matrix LEGS=py3.13`; why that mypy matches the protocol is not yet known.
+    KNOWN_DIFFERENCES.add("plugin/unusual.py:40: mypy-plugin arg-type: expected, not reported")
 
 
 def test_same_diagnostics_cold_and_warm(old_project: checkers.Project) -> None:

@@ -151,6 +151,11 @@ def test_jax_explanation_names_static_parameters_while_jaxdc_explains(
         step(STATE, 3)
     finally:
         jax.config.update("jax_explain_cache_misses", False)
+    assert "n changed 1 -> 3 (static parameter 'n')" in explained.text  # jaxdc's own line
+    if "cache miss explanation unavailable" in explained.text:
+        # jax 0.12 explains no changed static argument, even under plain jax.jit (checked
+        # with jax.jit(f, static_argnums=1) there): nothing of jaxdc's to name in its text.
+        pytest.skip(f"JAX {jax.__version__} prints no explanation for a static argument")
     assert "Static(val=n=3)" in explained.text and "Static(val=n=1)" in explained.text
 
 

@@ -144,7 +144,9 @@ MUTABLE_TYPES = frozenset(
     }
 )
 # Read-only interfaces Python makes unhashable (they define ``__eq__``, not ``__hash__``).
-UNHASHABLE_TYPES = frozenset({"typing.Mapping", "typing.AbstractSet"})
+# Unhashable whatever their runtime `__hash__` says: a mappingproxy hashes its mapping
+# (Python 3.12+), and the mapping it wraps is a dict in practice.
+UNHASHABLE_TYPES = frozenset({"typing.Mapping", "typing.AbstractSet", "types.MappingProxyType"})
 # Containers hashed through their elements (tuples are described as tuples).
 HASHED_BY_ELEMENTS = frozenset({"builtins.frozenset"})
 
