@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 RESULTS = Path(__file__).resolve().parent / "results-mypy-plugin.md"
 
@@ -160,20 +161,36 @@ def generate(root: Path, modules: int, classes: int) -> int:
     return total
 
 
-def run_mypy(project: Path, cache: Path) -> tuple[float, float]:
-    """CPU seconds and peak MiB of one mypy run (fails loudly if mypy reports anything)."""
+def measure_mypy(
+    python: str,
+    args: list[str],
+    cwd: Path,
+    *,
+    statuses: tuple[int, ...] = (0,),
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """One mypy run in a process of its own, measured by `_MEASURE`: its result (status,
+    cpu, rss_mib, out). A failed measurement, or a mypy status outside ``statuses``, stops
+    the benchmark with mypy's output."""
     proc = subprocess.run(
-        [sys.executable, "-c", _MEASURE, "--cache-dir", str(cache), "-p", "bench_pkg"],
-        cwd=project,
+        [python, "-c", _MEASURE, *args],
+        cwd=cwd,
         capture_output=True,
         text=True,
+        env=env,
         check=False,
     )
     if proc.returncode != 0:
-        raise SystemExit(f"measuring mypy failed in {project}:\n{proc.stdout}{proc.stderr}")
-    result = json.loads(proc.stdout)
-    if result["status"] != 0:
-        raise SystemExit(f"mypy failed in {project}:\n{result['out']}")
+        raise SystemExit(f"measuring mypy failed in {cwd}:\n{proc.stdout}{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout)
+    if result["status"] not in statuses:
+        raise SystemExit(f"mypy failed in {cwd}:\n{result['out']}")
+    return result
+
+
+def run_mypy(project: Path, cache: Path) -> tuple[float, float]:
+    """CPU seconds and peak MiB of one mypy run (fails loudly if mypy reports anything)."""
+    result = measure_mypy(sys.executable, ["--cache-dir", str(cache), "-p", "bench_pkg"], project)
     return result["cpu"], result["rss_mib"]
 
 

@@ -24,7 +24,6 @@ code" of docs/benchmarks.md (its generated block; ``make bench`` leaves it alone
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -71,19 +70,7 @@ def run_mypy(python: str, root: Path, config: Path, cache: Path, sources: tuple[
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "mypy_plugin"), str(ROOT / "rules")])
     args = ["--config-file", str(config), "--cache-dir", str(cache), *sources]
-    proc = subprocess.run(
-        [python, "-c", mypy_plugin_bench._MEASURE, *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"measuring mypy failed in {root}:\n{proc.stdout}{proc.stderr}")
-    result = json.loads(proc.stdout)
-    if result["status"] not in (0, 1):
-        raise SystemExit(f"mypy crashed in {root}:\n{result['out']}")
+    result = mypy_plugin_bench.measure_mypy(python, args, root, statuses=(0, 1), env=env)
     return float(result["cpu"])
 
 
