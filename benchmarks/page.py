@@ -199,7 +199,7 @@ def _ops_table(
             if cell_op != op or reference not in by_lib:
                 continue
             ref = by_lib[reference]
-            row = [label, shape, _abs(statistics.median(ref))]
+            row = [label, shape, format_ns(statistics.median(ref))]
             for k in libs:
                 row.append(_cell(paired(by_lib[k], ref)) if k in by_lib else "–")
             if targets is not None:
@@ -213,7 +213,8 @@ def _ops_table(
     return lines
 
 
-def _abs(ns: float) -> str:
+def format_ns(ns: float) -> str:
+    """A time in nanoseconds with the unit that keeps it short (also run.py's reports)."""
     if ns < 1e3:
         return f"{ns:.0f} ns"
     if ns < 1e6:
@@ -509,7 +510,7 @@ def _shapes_table(shapes: dict, target: float) -> list[str]:
             else "–"
         )
         lines.append(
-            f"| {row} | {_abs(statistics.median(by['checks off']))} | {_cell(on_off)} | {t} |"
+            f"| {row} | {format_ns(statistics.median(by['checks off']))} | {_cell(on_off)} | {t} |"
         )
     return lines
 

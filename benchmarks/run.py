@@ -79,14 +79,6 @@ def _jaxdc_source() -> str:
     return f"jaxdc from `{src}`" + (f" ({note})" if note else "")
 
 
-def _fmt_abs(ns: float) -> str:
-    if ns < 1e3:
-        return f"{ns:.0f} ns"
-    if ns < 1e6:
-        return f"{ns / 1e3:.3g} µs"
-    return f"{ns / 1e6:.3g} ms"
-
-
 def _fmt_ratio(x: float) -> str:
     return f"{x:.2f}" if x < 10 else f"{x:.1f}" if x < 100 else f"{x:.0f}"
 
@@ -114,7 +106,7 @@ def micro_section(peers, args) -> tuple[list[str], dict, list[str]]:
         for shape in SHAPES:
             ref = by[((shape, op), REFERENCE)]
             ref_med = statistics.median(ref.samples)
-            abs_s = _fmt_abs(ref_med) + ("/read" if op.startswith("attr") else "")
+            abs_s = page.format_ns(ref_med) + ("/read" if op.startswith("attr") else "")
             row = [label, shape, abs_s]
             raw[f"{op}/{shape}"] = {k: by[((shape, op), k)].samples for k in libs}
             if has_jaxdc:
@@ -213,10 +205,11 @@ def nested_section(peers, args) -> tuple[list[str], dict, list[str]]:
                 f"(target ≤ {micro.target('attr', 'nested'):.2f})"
             )
         name = f"**{j.lib}**" if "jaxdc" in j.lib else j.lib
+        per_read = page.format_ns(statistics.median(reads[j.lib].samples))
         lines.append(
-            f"| {name} | {_fmt_abs(statistics.median(j.samples))} | "
+            f"| {name} | {page.format_ns(statistics.median(j.samples))} | "
             f"{_fmt_ratio(r.ratio)} ±{r.spread:.2f}{mark} | "
-            f"{_fmt_ratio(rr.ratio)} ({_fmt_abs(statistics.median(reads[j.lib].samples))}/read) |"
+            f"{_fmt_ratio(rr.ratio)} ({per_read}/read) |"
         )
     notes = [f"- `{k}` skipped: {why}" for k, why in skipped.items()]
     raw = {
