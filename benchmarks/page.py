@@ -65,8 +65,10 @@ instance), **Python flatten-with-keys** (a Python function returning the stored 
 one frame per node), **keys built per call** (instances store only the pair, as jaxdc's do;
 a Python function builds the `(key, child)` pairs from it on each call, the cheapest way
 measured), **stored pair** (a frozen class storing the pair a C flatten reads:
-construction and unflatten set each field and the pair, nothing else) and **no-op
-unflatten** (builds nothing: JAX's own cost around any Python unflatten). A jaxdc cell at
+construction and unflatten set each field and the pair, nothing else), **stored pair,
+`__init__` in its module** (the same `__init__` made as dataclasses and jaxdc make theirs: a
+closure whose globals are the class's module, where tools resolve its annotations) and
+**no-op unflatten** (builds nothing: JAX's own cost around any Python unflatten). A jaxdc cell at
 these floors is the price of a custom node, not of jaxdc's code. The verdicts compare
 jaxdc with the floors whose instances hold what a jaxdc instance holds (*keys built per
 call*, *stored pair*).
@@ -75,10 +77,11 @@ call*, *stored pair*).
 
 {floor}
 
-Reading the verdicts: *stored pair* checks nothing, so what separates jaxdc's construction
-from it is what jaxdc checks on every instance (its static values are compared with the
-last ones validated and a new one is hashed, so an unhashable one fails at the line that
-made it, and a subclass's `__init__` is told apart).
+Reading the verdicts: *stored pair* checks nothing, and its `__init__` reads its names as
+globals; jaxdc's, like dataclasses' own, keeps the class's module as its globals (the
+*`__init__` in its module* column shows that price), and checks every instance: its static
+values are compared with the last ones validated and a new one is hashed, so an unhashable
+one fails at the line that made it, and a subclass's `__init__` is told apart.
 Its `replace` is a method of one class; `jaxdc.replace` is a function taking an instance of
 any jaxdc class, which finds that class's generated replace first (and checks every keyword
 it is given). `flatten_with_path` reaches the *C flatten* floor only if every instance also
