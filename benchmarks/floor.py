@@ -17,8 +17,8 @@ operations it bounds:
   statics)` pair, as jaxdc's do; flatten-with-keys is a Python function building the
   `(key, child)` pairs from it on each call, the cheapest way found: the pairs written out
   in the function (`((k0, ch[0]), (k1, ch[1]), ...), aux`). Unpacking the children into
-  locals first, a list instead of the outer tuple, or `zip(keys, children)` (C code, but
-  a zip object and its iterators per node) measured no faster or slower. No C callable
+  locals first or a list instead of the outer tuple measured no faster, and `zip(keys,
+  children)` (C code, but a zip object and its iterators per node) slower. No C callable
   made of `operator`/`functools` parts can build the pairs (they compose no calls), so
   without a keyed pair stored on every instance this is where `flatten_with_path` ends.
 - **stored pair** (flatten, construction, unflatten, tree_map, replace, jit dispatch): a
@@ -28,9 +28,10 @@ operations it bounds:
 - **stored pair, `__init__` in its module** (construction): the same `__init__`, made as
   dataclasses make theirs and jaxdc makes its own: a closure over the names it uses, with
   the class's module as its globals, so `typing.get_type_hints`, jaxtyping and beartype
-  resolve its string annotations. The closure costs every call (its cells are copied into
-  the frame); a function whose globals hold its names instead is *stored pair*. Shown, not
-  used for the verdicts: the gap to *stored pair* is a cost jaxdc keeps on purpose.
+  resolve its string annotations. The closure costs every call, more through a class call
+  than a direct one; a function whose globals hold its names instead is *stored pair*.
+  Shown, not used for the verdicts: the gap to *stored pair* is a cost jaxdc keeps on
+  purpose.
 - **no-op unflatten** (unflatten): returns `None` without building anything: what JAX's
   C++ side costs around any Python unflatten.
 
