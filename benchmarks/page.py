@@ -62,25 +62,34 @@ JAX calls through Python objects. The experiment below (`benchmarks/floor.py`) r
 custom nodes at their cheapest on the same classes, each timed on the operations it bounds:
 **C flatten** (flatten and flatten-with-keys are C code reading pairs stored on the
 instance), **Python flatten-with-keys** (a Python function returning the stored keyed pair:
-one frame per node), **stored pair** (a frozen class storing the pair a C flatten reads:
-construction and unflatten set each field and the pair, nothing else) and **no-op
-unflatten** (builds nothing: JAX's own cost around any Python unflatten). A jaxdc cell at
-these floors is the price of a custom node, not of jaxdc's code.
+one frame per node), **keys built per call** (instances store only the pair, as jaxdc's do;
+a Python function builds the `(key, child)` pairs from it on each call, the cheapest way
+measured), **stored pair** (a frozen class storing the pair a C flatten reads:
+construction and unflatten set each field and the pair, nothing else), **stored pair,
+`__init__` in its module** (the same `__init__` made as dataclasses and jaxdc make theirs: a
+closure whose globals are the class's module, where tools resolve its annotations) and
+**no-op unflatten** (builds nothing: JAX's own cost around any Python unflatten). A jaxdc cell at
+these floors is the price of a custom node, not of jaxdc's code. The verdicts compare
+jaxdc with the floors whose instances hold what a jaxdc instance holds (*keys built per
+call*, *stored pair*).
 
 ![floor]({img}/floor.png)
 
 {floor}
 
-Reading the verdicts: *stored pair* checks nothing, so what separates jaxdc's construction
-from it is what jaxdc checks on every instance (each static value is hashed, so an
-unhashable one fails at the line that made it, and a subclass's `__init__` is told apart).
+Reading the verdicts: *stored pair* checks nothing, and its `__init__` reads its names as
+globals; jaxdc's, like dataclasses' own, keeps the class's module as its globals (the
+*`__init__` in its module* column shows that price), and checks every instance: its static
+values are compared with the last ones validated and a new one is hashed, so an unhashable
+one fails at the line that made it, and a subclass's `__init__` is told apart.
 Its `replace` is a method of one class; `jaxdc.replace` is a function taking an instance of
 any jaxdc class, which finds that class's generated replace first (and checks every keyword
 it is given). `flatten_with_path` reaches the *C flatten* floor only if every instance also
 stores its keyed pair; the *C flatten* rows for construction and unflatten show what that
 would cost every instance, whether or not anything asks for key paths, so jaxdc builds the
-keyed pair when asked. jit dispatch flattens the inputs and unflattens the outputs, so it
-shares the floors of both.
+keyed pairs when asked, as *keys built per call* does (`benchmarks/floor.py` lists the ways
+of building them that were measured). jit dispatch flattens the inputs and unflattens the
+outputs, so it shares the floors of both.
 
 ## `check_shapes=True`
 
@@ -429,9 +438,10 @@ def _verdicts(
     floor_ops: dict[str, Sequence[str]],
 ) -> list[str]:
     """Each jaxdc target measured in the floor run: met, at the floor (within 5% of the
-    cheapest custom node that builds what jaxdc builds), or above it."""
+    cheapest of `floor_ops`, the custom nodes whose instances hold what jaxdc's hold), or
+    above it."""
     lines = [
-        "| target | jaxdc | cheapest floor that builds the instance | verdict |",
+        "| target | jaxdc | cheapest floor holding what jaxdc holds | verdict |",
         "|---|---|---|---|",
     ]
     labels = dict(ops)
@@ -453,7 +463,7 @@ def _verdicts(
         floors = {
             name: paired(by[name], ref)[1]
             for name, bounded in floor_ops.items()
-            if op in bounded and name in by and "no-op" not in name
+            if op in bounded and name in by
         }
         best = min(floors, key=floors.__getitem__) if floors else None
         if mine <= target:
@@ -525,7 +535,8 @@ def write(
     floor_ops: dict[str, Sequence[str]] | None = None,
 ) -> list[Path]:
     """Write the plots of the sections in `raw` and rewrite their blocks of `page` (created
-    from the template if missing). Returns the files written."""
+    from the template if missing). Returns the files written. `floor_ops`: the floors the
+    verdicts compare jaxdc with, each with the operations it bounds."""
     if not page.exists():
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(_empty_page())

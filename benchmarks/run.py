@@ -408,7 +408,7 @@ def main() -> int:
             micro.target,
             SHAPES_CONSTRUCTION_TARGET,
             ("jaxdc", *floor.FLOOR_OPS, "NamedTuple"),
-            floor.FLOOR_OPS,
+            floor.VERDICT_FLOORS,
         )
         print(f"(page: {', '.join(str(p) for p in written)})", file=sys.stderr)
     return 0

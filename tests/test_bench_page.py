@@ -55,9 +55,13 @@ def test_quick_run_writes_a_well_formed_page(tmp_path: Path) -> None:
     assert "| flatten | small |" in _block(text, "bench-floor")
     floor = _block(text, "bench-floor")
     assert "floor: C flatten" in floor
+    assert "floor: keys built per call" in floor
     # every jaxdc target the floor run measures gets a verdict against the floors
     assert "| flatten · nested ≤ 1.05 |" in floor
     assert "| unflatten · small ≤ 0.50 |" in floor
+    # flatten_with_path is judged against the floor whose instances hold only the pair
+    verdict = next(line for line in floor.splitlines() if "flatten_with_path · nested" in line)
+    assert "(keys built per call)" in verdict
     # sections not run keep their block as it was
     assert _block(text, "bench-plugin").strip() == "(not measured yet)"
     for png in ("runtime-jaxdc", "runtime-peers", "floor"):

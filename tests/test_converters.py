@@ -16,7 +16,8 @@ import pickle
 import re
 import sys
 import traceback
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import jax
@@ -25,6 +26,9 @@ import jaxdc as jdc
 import numpy as np
 import pytest
 from _jaxdc_rules import messages
+from beartype import beartype
+from beartype.roar import BeartypeCallHintParamViolation
+from jax.typing import ArrayLike
 from jaxdc._tracebacks import GENERATED_DIR
 from jaxtyping import Array, Float
 
@@ -231,3 +235,41 @@ def test_a_failing_converter_shows_the_generated_line_then_the_converter() -> No
         generated = [f for f in frames if f.filename.startswith(GENERATED_DIR)]
         assert "_jx_c_n(" in generated[-1].line  # the conversion, as written
         assert frames[-1].name == "positive"
+
+
+def sizes_of(value: Iterable[int]) -> tuple[int, ...]:
+    """A converter whose input annotation is a string (this module's PEP 563 annotations)."""
+    return tuple(value)
+
+
+@jdc.pytree_dataclass
+class Converted:
+    x: jax.Array = jdc.field(converter=jdc.as_array)
+    sizes: jdc.Static[tuple[int, ...]] = jdc.field(default=(), converter=sizes_of)
+    unknown: jax.Array = jdc.field(default=0, converter=lambda v: jnp.asarray(v))
+    plain: float = 0.0
+
+
+def test_init_parameters_are_annotated_with_what_the_converter_takes() -> None:
+    """The generated `__init__` says what callers pass (as attrs does): the converter's
+    input type, none when the converter does not say, the field type without one."""
+    hints = typing.get_type_hints(Converted.__init__)
+    assert hints == {
+        "x": ArrayLike,
+        "sizes": Iterable[int],
+        "plain": float,
+        "return": type(None),
+    }
+    shown = inspect.signature(Converted.__init__).parameters
+    assert shown["unknown"].annotation is inspect.Parameter.empty
+    assert shown["x"].annotation is ArrayLike
+
+
+def test_beartype_checks_init_against_the_converter_input() -> None:
+    """A runtime checker of `__init__` accepts what the converter takes and still rejects
+    what it does not."""
+    checked = beartype(Converted)
+    made = checked(np.ones(2), sizes=[1, 2])
+    assert isinstance(made.x, jax.Array) and made.sizes == (1, 2)
+    with pytest.raises(BeartypeCallHintParamViolation, match="parameter x="):
+        checked("not an array")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
+import weakref
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import jaxdc as jdc
 import numpy as np
 import pytest
+from jaxdc.compat import flax_struct
 
 
 @jdc.pytree_dataclass
@@ -303,6 +307,22 @@ def test_frozen_false_rejected_frozen_true_accepted_unknown_option() -> None:
     assert A.__dataclass_params__.frozen  # type: ignore[attr-defined]
     with pytest.raises(TypeError, match=r"unknown option\(s\) 'frozn'.*valid options: init"):
         jdc.pytree_dataclass(frozn=True)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="weakref_slot is new in Python 3.11")
+@pytest.mark.parametrize("decorate", [jdc.pytree_dataclass, flax_struct.dataclass])
+def test_weakref_slot_is_passed_to_dataclasses(decorate: Any) -> None:
+    """Every `dataclasses.dataclass` option is an option, as flax.struct passes them all."""
+
+    @decorate(slots=True, weakref_slot=True)
+    class A:
+        x: jax.Array
+        n: jdc.Static[int] = 1
+
+    a = A(jnp.ones(2))
+    assert weakref.ref(a)() is a and "__weakref__" in A.__slots__
+    moved = jax.jit(lambda a: jdc.replace(a, x=a.x + 1))(a)
+    assert moved.x.tolist() == [2.0, 2.0] and weakref.ref(moved)() is moved
 
 
 def test_non_frozen_dataclass_base_is_rejected() -> None:

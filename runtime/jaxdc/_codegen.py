@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import sys
 import types
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from jax.tree_util import GetAttrKey
 
 from jaxdc._construct import excluded_given_error, finish, run_post_init, static_value_error
 from jaxdc._equality import LenientStatics
-from jaxdc._field import converter_of
+from jaxdc._field import converter_input_annotation, converter_of
 from jaxdc._replace import initvar_missing_error, refused_field_error, unknown_fields_error
 from jaxdc._spec import CACHE_ATTR, ClassSpec
 from jaxdc._tracebacks import register_source
@@ -258,9 +259,25 @@ def make_init(spec: ClassSpec) -> Callable[..., None]:
     else:  # an init=False pytree field comes from its class default: general path
         lines.append(f"    _jx_finish({self_name})")
     init = _compile_in_module("__init__", lines, ns, cls)
-    # What dataclasses gives its __init__, so signature-reading tools see the fields.
-    init.__annotations__ = {f.name: f.type for f in dc_fields if f.init} | {"return": None}
+    init.__annotations__ = _init_annotations(dc_fields, cls.__module__)
     return init
+
+
+def _init_annotations(dc_fields: list[dataclasses.Field[Any]], module: str) -> dict[str, Any]:
+    """What dataclasses gives its `__init__`, so signature-reading tools see the fields; a
+    converter field's parameter takes the converter's input type instead (or none)."""
+    annotations: dict[str, Any] = {}
+    for f in dc_fields:
+        if not f.init:
+            continue
+        converter = converter_of(f)
+        if converter is None:
+            annotations[f.name] = f.type
+        else:
+            given = converter_input_annotation(converter, module)
+            if given is not inspect.Parameter.empty:
+                annotations[f.name] = given
+    return annotations | {"return": None}
 
 
 def _shape_check_lines(

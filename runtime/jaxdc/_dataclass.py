@@ -56,6 +56,7 @@ OPTIONS = (
     "match_args",
     "kw_only",
     "slots",
+    "weakref_slot",  # Python 3.11+ (dataclasses rejects it before)
     "check_shapes",  # jaxdc's own: shapes and dtypes checked on construction (`_shapes`)
 )
 _DEFAULTS: dict[str, Any] = {

@@ -12,6 +12,7 @@ means `static=True`. How the kind follows from these is the shared rule
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "PYTREE_NODE_KEY",
     "STATIC_KEY",
     "checked_metadata",
+    "converter_input_annotation",
     "converter_of",
     "field",
     "static_field",
@@ -109,6 +111,30 @@ def field(
 def converter_of(f: dataclasses.Field[Any]) -> Callable[[Any], Any] | None:
     """The converter a field was declared with (`field(converter=...)`), or None."""
     return f.metadata.get(CONVERTER_KEY)
+
+
+def converter_input_annotation(converter: Callable[[Any], Any], module: str) -> Any:
+    """What the generated `__init__` of a class in `module` annotates a converter field's
+    parameter with: the annotation of the converter's first parameter, which is what the
+    caller passes (so `inspect.signature`, beartype and other `__init__` checkers accept a
+    list for an `as_array` field), or `inspect.Parameter.empty` when there is none to give
+    (no signature, an unannotated parameter, or a string annotation from another module,
+    which `typing.get_type_hints` would resolve in the class's module instead). Read, never
+    evaluated: no user code runs."""
+    empty = inspect.Parameter.empty
+    try:
+        parameters = list(inspect.signature(converter).parameters.values())
+    except (TypeError, ValueError):  # builtins without a signature, such as `tuple`
+        return empty
+    if not parameters or parameters[0].kind not in _POSITIONAL:
+        return empty
+    annotation = parameters[0].annotation
+    if isinstance(annotation, str) and getattr(converter, "__module__", None) != module:
+        return empty
+    return annotation
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 def checked_metadata(metadata: Any, function: str) -> dict[Any, Any]:

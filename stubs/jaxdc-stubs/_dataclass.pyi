@@ -36,5 +36,6 @@ def pytree_dataclass(
     match_args: bool = True,
     kw_only: bool = False,
     slots: bool = False,
+    weakref_slot: bool = False,
     check_shapes: bool = False,
 ) -> PytreeDataclassDecorator: ...

@@ -81,6 +81,7 @@ def dataclass(
     match_args: bool = True,
     kw_only: bool = False,
     slots: bool = False,
+    weakref_slot: bool = False,
 ) -> _PytreeDataclassDecorator: ...
 @overload
 def dataclass(
@@ -95,6 +96,7 @@ def dataclass(
     match_args: bool = True,
     kw_only: bool = False,
     slots: bool = False,
+    weakref_slot: bool = False,
 ) -> type[_T]: ...
 
 @dataclass_transform(
