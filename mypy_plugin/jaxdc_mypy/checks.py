@@ -152,13 +152,12 @@ class ClassChecker:
         to report (``class C(B)`` inherits B's ``list[int]`` and B's error).
         """
         rules = self.rules(api)
-        cls = class_name(info)
         defn = info.defn
         retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
         stacked = _stdlib_dataclass_decorator(info.defn)
         if stacked is not None:
             node = info.has_base(names.PYTREE_NODE)
-            messages.stacked_dataclass(cls, node=node).report(api, stacked)
+            messages.stacked_dataclass(class_name(info), node=node).report(api, stacked)
         not_frozen = _not_frozen(info.defn)
         if not_frozen is not None:
             messages.not_frozen_option(not_frozen[0]).report(api, not_frozen[1])
@@ -172,10 +171,11 @@ class ClassChecker:
             if field.kind == STATIC:
                 problem = rules.unhashable_part(typ)
                 if problem is not None:
-                    message = messages.static_unhashable(field.name, cls, problem)
+                    message = messages.static_unhashable(field.name, class_name(info), problem)
                     message.report(api, _where(info, field))
                 elif kind := self.float_static(typ):
-                    message = messages.float_static_field(field.name, cls, rules.show(typ), kind)
+                    shown = rules.show(typ)
+                    message = messages.float_static_field(field.name, class_name(info), shown, kind)
                     message.report(api, _where(info, field))
             else:
                 self._check_data(rules, field, info, typ, api)

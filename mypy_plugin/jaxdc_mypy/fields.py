@@ -91,21 +91,22 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
         if stored is None:
             continue
         for name, entry in stored["fields"].items():
+            kind = entry["kind"]
             previous = merged.pop(name, None)
-            kind = inherited_kind(previous and previous.kind, entry["kind"])
+            if previous is not None:
+                kind = inherited_kind(previous.kind, kind)
             merged[name] = PytreeField(name, kind, base, entry.get("converter", False))
     return list(merged.values())
 
 
-def own_field_types(info: TypeInfo, kind: str) -> list[Type]:
-    """Analysed types of the fields of this kind that ``info`` itself declares."""
+def own_field_types(info: TypeInfo) -> list[tuple[str, Type]]:
+    """(kind, analysed type) of each field ``info`` itself declares."""
     stored = info.metadata.get(names.METADATA_KEY, {}).get("fields", {})
     types = []
     for name, entry in stored.items():
         sym = info.names.get(name)
-        if entry["kind"] == kind and sym is not None and isinstance(sym.node, Var):
-            if sym.node.type is not None:
-                types.append(sym.node.type)
+        if sym is not None and isinstance(sym.node, Var) and sym.node.type is not None:
+            types.append((entry["kind"], sym.node.type))
     return types
 
 

@@ -20,16 +20,11 @@ from mypy.nodes import MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
-    AttributeContext,
     ClassDefContext,
-    FunctionContext,
-    FunctionSigContext,
-    MethodContext,
-    MethodSigContext,
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import CallableType, Type
+from mypy.types import Type
 
 from . import compat, config, names, static_spelling
 
@@ -48,10 +43,57 @@ class JaxdcPlugin(Plugin):
             raise SystemExit(2) from None
         self._config_data = {"config": self._config.to_json(), "plugin": _source_digest()}
         self._loaded: Handlers | None = None
-        # Fullname -> whether it is `S = jdc.Static` (see `get_type_analyze_hook`).
-        self._bare_static_aliases: dict[str, bool] = {}
-        # Class fullname -> whether it is a jaxdc class (see `get_attribute_hook`).
+        self._type_analyze_answers = _Answers(self._type_analyze_hook)
+        self._attribute_answers = _Answers(self._attribute_hook)
+        # Class fullname -> whether it is a jaxdc class (see `_attribute_hook`).
         self._jaxdc_owners: dict[str, bool] = {}
+        # mypy asks each plugin for a hook for every name it meets (a call, an attribute, a
+        # name in an annotation, a decorator): tens of thousands of questions in a large
+        # project, each a Python call from mypy's compiled code. Instance attributes stand
+        # in for the methods of these names (mypy looks them up on the instance), so a
+        # question is a dictionary lookup in C: in a table fixed here, or in answers worked
+        # out the first time a name is asked (`_Answers`).
+        self._install_hook_lookups(self._deferred)
+
+    def _install_hook_lookups(self, handler: Callable[[str], _Hook]) -> None:
+        """Answer mypy's questions for hooks from tables whose hooks are ``handler(name)``
+        for ``Handlers.<name>``: deferred ones until the handlers are imported, then the
+        handlers' own methods (one Python call less for each hook mypy calls)."""
+        self._handler = handler
+        for method, lookup in self._hook_lookups(handler).items():
+            setattr(self, method, lookup)
+        self._attribute_answers.clear()
+
+    def _hook_lookups(
+        self, handler: Callable[[str], _Hook]
+    ) -> dict[str, Callable[[str], _Hook | None]]:
+        return {
+            "get_type_analyze_hook": self._type_analyze_answers.__getitem__,
+            "get_attribute_hook": self._attribute_answers.__getitem__,
+            "get_method_hook": _Answers(self._method_hook).__getitem__,
+            "get_method_signature_hook": _Answers(self._method_signature_hook).__getitem__,
+            "get_class_decorator_hook": {
+                **dict.fromkeys(names.DECORATORS, handler("record_decorated")),
+                names.STDLIB_DATACLASS: handler("record_dataclass"),
+                **dict.fromkeys(names.FOREIGN_PYTREE_DECORATORS, handler("record_foreign_pytree")),
+                **dict.fromkeys(names.JAX_PYTREE_DECORATORS, handler("record_jax_pytree")),
+            }.get,
+            # After semantic analysis: mypy's dataclass processing, then converter fields'
+            # `__init__` parameters retyped (`converters`).
+            "get_class_decorator_hook_2": dict.fromkeys(
+                names.DECORATORS, handler("make_dataclass")
+            ).get,
+            "get_function_hook": {
+                **dict.fromkeys(names.DECORATORS, handler("check_decorated")),
+                names.JIT: handler("jit"),
+                names.JAX_JIT: handler("jax_jit"),
+                names.ATTR: handler("attr"),
+                names.COPY_AND_MUTATE: handler("copy_type"),
+            }.get,
+            "get_function_signature_hook": {
+                names.REPLACE: handler("replace_function_signature")
+            }.get,
+        }
 
     @property
     def _handlers(self) -> Handlers:
@@ -59,7 +101,16 @@ class JaxdcPlugin(Plugin):
             from .handlers import Handlers
 
             self._loaded = Handlers(self._config, self.options, self._class_fullname)
+            self._install_hook_lookups(functools.partial(getattr, self._loaded))
         return self._loaded
+
+    def _deferred(self, name: str) -> _Hook:
+        """The hook ``Handlers.<name>``, imported when it is first called, not when mypy
+        first asks for it: a run answered from the cache never pays for the import."""
+        return functools.partial(self._call_handler, name)
+
+    def _call_handler(self, name: str, *args: Any) -> Any:
+        return getattr(self._handlers, name)(*args)
 
     def _class_fullname(self, name: str) -> str | None:
         """Where the class ``name`` (possibly a re-export) is defined, once loaded."""
@@ -68,21 +119,17 @@ class JaxdcPlugin(Plugin):
 
     # --- semantic analysis: record field kinds --------------------------------------------
 
-    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+    def _type_analyze_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         """``S = jdc.Static`` then ``x: S[int]``: ``Static[int]``, as pyright and the runtime
         read it (mypy follows the typing spec, for which ``S`` is ``Static[Any]``).
 
-        Called for every name in every annotation mypy analyses, so answers are memoised
-        (a lookup each time would cost ~5% of a cold run); ``get_additional_deps`` forgets
-        a module's answers when the daemon re-reads it.
+        Asked for every name in every annotation mypy analyses, hence the memo;
+        ``get_additional_deps`` forgets a module's answers when the daemon re-reads it.
         """
-        bare = self._bare_static_aliases.get(fullname)
+        bare = static_spelling.is_bare_static_alias(self.lookup_fully_qualified(fullname))
         if bare is None:
-            bare = static_spelling.is_bare_static_alias(self.lookup_fully_qualified(fullname))
-            if bare is None:
-                return None  # not analysed yet: mypy defers, and asks again
-            self._bare_static_aliases[fullname] = bare
-        return self._subscript_static if bare else None
+            return None, False  # not analysed yet: mypy defers, and asks again
+        return (self._subscript_static if bare else None), True
 
     def _subscript_static(self, ctx: AnalyzeTypeContext) -> Type:
         static = self.lookup_fully_qualified(names.STATIC)
@@ -92,30 +139,15 @@ class JaxdcPlugin(Plugin):
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         """Called when mypy reads a module: in a daemon update, answers memoised about that
         module's names (and the per-run verdicts) are forgotten."""
-        if self._bare_static_aliases:
+        if self._type_analyze_answers:
             prefix = file.fullname + "."
-            for name in [n for n in self._bare_static_aliases if n.startswith(prefix)]:
-                del self._bare_static_aliases[name]
+            for name in [n for n in self._type_analyze_answers if n.startswith(prefix)]:
+                del self._type_analyze_answers[name]
+        self._attribute_answers.clear()
         self._jaxdc_owners.clear()
         if self._loaded is not None:
             self._loaded.forget()
         return []
-
-    def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
-        if fullname in names.DECORATORS:
-            return self._handlers.record_decorated
-        if fullname == names.STDLIB_DATACLASS:
-            return self._handlers.record_dataclass
-        if fullname in names.FOREIGN_PYTREE_DECORATORS:
-            return self._handlers.record_foreign_pytree
-        if fullname in names.JAX_PYTREE_DECORATORS:
-            return self._handlers.record_jax_pytree
-        return None
-
-    def get_class_decorator_hook_2(self, fullname: str) -> Callable[[ClassDefContext], bool] | None:
-        """After semantic analysis: mypy's dataclass processing, then converter fields'
-        ``__init__`` parameters retyped (``converters``)."""
-        return self._handlers.make_dataclass if fullname in names.DECORATORS else None
 
     def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         sym = self.lookup_fully_qualified(fullname)
@@ -126,22 +158,10 @@ class JaxdcPlugin(Plugin):
 
     # --- type checking: report ------------------------------------------------------------
 
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
-        if fullname in names.DECORATORS:
-            return self._handlers.check_decorated
-        if fullname == names.JIT:
-            return self._handlers.jit
-        if fullname == names.JAX_JIT:
-            return self._handlers.jax_jit
-        if fullname == names.ATTR:
-            return self._handlers.attr
-        if fullname == names.COPY_AND_MUTATE:
-            return self._handlers.copy_type
-        return None
-
-    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
-        # Called for every attribute access mypy checks: answered per class, from its
-        # metadata, once per run (forgotten when the daemon reads a module again).
+    def _attribute_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
+        """The fields of jaxdc classes, for every attribute mypy checks (a field's
+        declaration too); told per class, from its metadata, and forgotten when the daemon
+        reads a module again."""
         owner, _, name = fullname.rpartition(".")
         is_jaxdc = self._jaxdc_owners.get(owner)
         if is_jaxdc is None:
@@ -151,32 +171,27 @@ class JaxdcPlugin(Plugin):
                 names.METADATA_KEY in c.metadata for c in info.mro
             )
             self._jaxdc_owners[owner] = is_jaxdc
-        return functools.partial(self._handlers.assign_field, name) if is_jaxdc else None
+        if not is_jaxdc:
+            return None, True
+        return functools.partial(self._handler("assign_field"), name), True
 
-    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+    def _method_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         if fullname == names.DECORATOR_CALL:
-            return self._handlers.check_decorated
+            return self._handler("check_decorated"), True
         if fullname.endswith(".__init_subclass__"):
-            return self._handlers.check_subclass
-        return None
+            return self._handler("check_subclass"), True
+        return None, True
 
-    def get_function_signature_hook(
-        self, fullname: str
-    ) -> Callable[[FunctionSigContext], CallableType] | None:
-        return self._handlers.replace_function_signature if fullname == names.REPLACE else None
-
-    def get_method_signature_hook(
-        self, fullname: str
-    ) -> Callable[[MethodSigContext], CallableType] | None:
+    def _method_signature_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         # mypy names the method after the receiver's class (`pkg.Model.replace`); the hook
         # itself checks that it is PyTreeNode's.
         if fullname.endswith(".replace"):
-            return self._handlers.replace_method_signature
+            return self._handler("replace_method_signature"), True
         if fullname in names.REPLACE_CALLS:
-            return self._handlers.replace_call_signature
+            return self._handler("replace_call_signature"), True
         if fullname in names.BOUND_REPLACE_CALLS:
-            return self._handlers.bound_replace_signature
-        return None
+            return self._handler("bound_replace_signature"), True
+        return None, True
 
     # --- caches ---------------------------------------------------------------------------
 
@@ -200,6 +215,25 @@ class JaxdcPlugin(Plugin):
         affected: leaving them out keeps their cache (e.g. all of jax) valid.
         """
         return None if compat.is_silenced_path(ctx.path) else self._config_data
+
+
+_Hook = Callable[..., Any]
+
+
+class _Answers(dict[str, "_Hook | None"]):
+    """Hook answers by fullname: a name asked again is answered by the dictionary lookup
+    alone. ``work_out`` answers a new name, and says whether the answer is settled (not
+    when a name is not analysed yet: mypy asks again later)."""
+
+    def __init__(self, work_out: Callable[[str], tuple[_Hook | None, bool]]) -> None:
+        super().__init__()
+        self._work_out = work_out
+
+    def __missing__(self, fullname: str) -> _Hook | None:
+        answer, settled = self._work_out(fullname)
+        if settled:
+            self[fullname] = answer
+        return answer
 
 
 def _source_digest() -> str:

@@ -36,33 +36,37 @@ _STDLIB_CORE = frozenset(
 
 def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     """Classes whose change may change a verdict on a field ``info`` declares."""
-    yield from _classes_mentioned(own_field_types(info, STATIC), into_dataclasses=True)
-    yield from _classes_mentioned(own_field_types(info, DATA), into_dataclasses=False)
+    types = own_field_types(info)
+    yield from _classes_mentioned([t for k, t in types if k == STATIC], into_dataclasses=True)
+    yield from _classes_mentioned([t for k, t in types if k == DATA], into_dataclasses=False)
 
 
 ModuleMemo = dict[tuple[Type, bool], frozenset[str]]
+# Whether the walk for a field of this kind enters dataclasses (see the module docstring).
+_INTO_DATACLASSES = {STATIC: True, DATA: False}
 
 
 def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
     """The modules of ``verdict_classes(info)``, each field type walked once per run
     (``memo``: most classes share their field types, such as ``jax.Array``)."""
     modules: set[str] = set()
-    for kind, into_dataclasses in ((STATIC, True), (DATA, False)):
-        for typ in own_field_types(info, kind):
-            key = (typ, into_dataclasses)
-            try:
-                found = memo.get(key)
-                hashable = True
-            except TypeError:  # a type mypy cannot hash: walked every time
-                found, hashable = None, False
-            if found is None:
-                found = frozenset(
-                    c.module_name
-                    for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
-                )
-                if hashable:
-                    memo[key] = found
-            modules |= found
+    for kind, typ in own_field_types(info):
+        into_dataclasses = _INTO_DATACLASSES.get(kind)
+        if into_dataclasses is None:
+            continue  # an excluded field: no verdict
+        key = (typ, into_dataclasses)
+        try:
+            found = memo.get(key)
+            hashable = True
+        except TypeError:  # a type mypy cannot hash: walked every time
+            found, hashable = None, False
+        if found is None:
+            found = frozenset(
+                c.module_name for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
+            )
+            if hashable:
+                memo[key] = found
+        modules |= found
     return modules
 
 
