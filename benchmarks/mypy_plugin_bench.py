@@ -287,6 +287,16 @@ def scale(sizes: tuple[int, ...], rounds: int, progress=None) -> dict[int, Sampl
     return out
 
 
+def write_results(path: Path, title: str, text: str) -> None:
+    """A results file: the title, what its ratios mean on a shared machine, the report."""
+    note = (
+        "Measured on the project's 2-core VM while other work shared it: the ratios come "
+        "from runs interleaved side by side, absolute times are not comparable across "
+        "runs or machines.\n\n"
+    )
+    path.write_text(f"# {title}\n\n" + note + text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=60)
@@ -307,12 +317,7 @@ def main() -> None:
     text = report(samples, args.modules, total, args.rounds)
     print(text)
     if args.write:
-        note = (
-            "Measured on the project's 2-core VM while other work shared it: the ratios come "
-            "from runs interleaved side by side, absolute times are not comparable across "
-            "runs or machines.\n\n"
-        )
-        RESULTS.write_text("# jaxdc_mypy at scale\n\n" + note + text)
+        write_results(RESULTS, "jaxdc_mypy at scale", text)
 
 
 if __name__ == "__main__":

@@ -151,12 +151,7 @@ def main() -> None:
     text = report(results, args.rounds, args.python)
     print(text)
     if args.write:
-        note = (
-            "Measured on the project's 2-core VM while other work shared it: the ratios come "
-            "from runs interleaved side by side, absolute times are not comparable across "
-            "runs or machines.\n\n"
-        )
-        RESULTS.write_text("# jaxdc_mypy on real code\n\n" + note + text)
+        mypy_plugin_bench.write_results(RESULTS, "jaxdc_mypy on real code", text)
         docblocks.replace_block(PAGE, BLOCK, docblocks.provenance() + "\n\n" + text)
 
 
