@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import sys
 import weakref
 from typing import Any
@@ -307,6 +309,29 @@ def test_frozen_false_rejected_frozen_true_accepted_unknown_option() -> None:
     assert A.__dataclass_params__.frozen  # type: ignore[attr-defined]
     with pytest.raises(TypeError, match=r"unknown option\(s\) 'frozn'.*valid options: init"):
         jdc.pytree_dataclass(frozn=True)
+
+
+if sys.version_info >= (3, 11):  # module level, so pickle finds them
+
+    @jdc.pytree_dataclass(slots=True, weakref_slot=True)
+    class WeakSlots:
+        x: jax.Array
+        n: jdc.Static[int] = 1
+
+    @flax_struct.dataclass(slots=True, weakref_slot=True)
+    class FlaxWeakSlots:
+        x: jax.Array
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="weakref_slot is new in Python 3.11")
+@pytest.mark.parametrize("name", ["WeakSlots", "FlaxWeakSlots"])
+def test_weakref_slot_classes_pickle_and_copy(name: str) -> None:
+    cls = globals()[name]
+    made = cls(jnp.ones(2))
+    for copied in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
+        assert type(copied) is cls and copied == made and weakref.ref(copied)() is copied
+    restored = jdc.from_state_dict(cls(jnp.zeros(2)), jdc.to_state_dict(made))
+    assert restored.x.tolist() == [1.0, 1.0] and weakref.ref(restored)() is restored
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="weakref_slot is new in Python 3.11")
