@@ -294,6 +294,63 @@ def test_mypy_plugin_verdicts(tmp_path: Path, request: pytest.FixtureRequest) ->
     assert not stray, run.stdout
 
 
+# Classes in a function, naming aliases defined there: mypy expands such aliases where they
+# are used, so the analysed type no longer shows `Static` and the plugin must read the name
+# as written (`fields.record_fields` looks names up only when it cannot tell otherwise).
+LOCAL_ALIASES = """\
+from typing import Optional
+
+import jax
+
+import jaxdc as jdc
+
+REJECTED: dict[str, str] = {}
+
+
+def build() -> None:
+    Name = jdc.Static[list[int]]
+    Fine = jdc.Static[str]
+    try:
+        @jdc.pytree_dataclass
+        class ByName:
+            x: Name  # rejected
+    except TypeError as exc:
+        REJECTED["ByName"] = str(exc)
+    try:
+        @jdc.pytree_dataclass
+        class ByOptionalName:
+            x: Optional[Name] = None  # rejected
+    except TypeError as exc:
+        REJECTED["ByOptionalName"] = str(exc)
+
+    @jdc.pytree_dataclass
+    class Accepted:
+        name: Fine
+        w: jax.Array
+        b: Optional[jax.Array] = None
+
+
+build()
+"""
+
+
+def test_function_local_aliases(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    project = Project.create(tmp_path, request.getfixturevalue("warm_cache"))
+    (project.root / "local_aliases.py").write_text(LOCAL_ALIASES)
+    rejected = [n + 1 for n, line in enumerate(LOCAL_ALIASES.splitlines()) if "# rejected" in line]
+    run = project.mypy()
+    found = {(path, line, code) for path, line, code in run.diagnostics if code != "type-var"}
+    assert found == {("local_aliases.py", line, "jaxdc-static") for line in rejected}, run.stdout
+    proc = subprocess.run(
+        [sys.executable, "-c", "import local_aliases; print(sorted(local_aliases.REJECTED))"],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert proc.stdout.split() == ["['ByName',", "'ByOptionalName']"], proc.stderr
+
+
 def test_pyright_verdicts(tmp_path: Path) -> None:
     _write(tmp_path)
     flagged = _pyright_lines(tmp_path)

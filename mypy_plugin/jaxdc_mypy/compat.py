@@ -183,6 +183,12 @@ def dataclass_initvars(info: TypeInfo) -> list[tuple[str, bool]]:
     return [(a["name"], a.get("has_default", False)) for a in attributes if a.get("is_init_var")]
 
 
+def defined_in_function(info: TypeInfo) -> bool:
+    """Whether the class is defined in a function (or in a class that is): mypy names such
+    classes ``module.Name@line``."""
+    return "@" in info.fullname
+
+
 def as_seen_from(typ: Type, instance: Instance, owner: TypeInfo) -> Type:
     """``typ``, written in class ``owner`` (a base of ``instance``'s class), as seen on
     ``instance`` (its type variables replaced by ``instance``'s arguments)."""

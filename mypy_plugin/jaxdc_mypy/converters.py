@@ -49,8 +49,8 @@ from mypy.types import (
 )
 from mypy.typevars import fill_typevars
 
-from . import compat, names
-from .fields import converter_argument, pytree_fields
+from . import compat
+from .fields import converter_argument, declares_converters, pytree_fields
 
 _ANY = AnyType(TypeOfAny.special_form)
 _GENERATED = ("__init__", *compat.GENERATED_REPLACE_METHODS)
@@ -84,7 +84,9 @@ def converter_of(expr: Expression, field_type: Type | None) -> Converter:
 
 def own_converters(info: TypeInfo) -> dict[str, tuple[Expression, Converter]]:
     """The converter fields ``info`` declares itself, with the converter's expression."""
-    found = {}
+    found: dict[str, tuple[Expression, Converter]] = {}
+    if not declares_converters(info):
+        return found
     for stmt in info.defn.defs.body:  # fields and InitVars (whose converter runs too)
         if not isinstance(stmt, AssignmentStmt) or len(stmt.lvalues) != 1:
             continue
@@ -163,16 +165,8 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
 
 
 def _declares_converters(info: TypeInfo) -> bool:
-    """Whether ``info`` or a base records a converter field (``fields.record_fields``).
-    Also true for an own converter on an InitVar, which the recorded fields leave out."""
-    for base in info.mro:
-        stored = base.metadata.get(names.METADATA_KEY)
-        if stored is not None and any(e.get("converter") for e in stored["fields"].values()):
-            return True
-    return any(
-        isinstance(stmt, AssignmentStmt) and converter_argument(stmt.rvalue) is not None
-        for stmt in info.defn.defs.body
-    )
+    """Whether ``info`` or a base declares a converter (``fields.record_fields``)."""
+    return any(declares_converters(base) for base in info.mro)
 
 
 def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:

@@ -36,8 +36,8 @@ from mypy.nodes import (
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
 from mypy.types import Instance, Type, get_proper_type
 
-from . import names
-from .static_spelling import is_static_spelling
+from . import compat, names
+from .static_spelling import is_static_spelling, plainly_not_static
 
 _NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
 
@@ -59,23 +59,37 @@ def record_fields(ctx: ClassDefContext) -> list[str] | None:
     and return None; otherwise return the names recorded.
     """
     info = ctx.cls.info
+    in_function = compat.defined_in_function(info)
     kinds: dict[str, dict[str, object]] = {}
+    declares_converters = False
     for stmt in ctx.cls.defs.body:
+        if not isinstance(stmt, AssignmentStmt):
+            continue
+        converter = converter_argument(stmt.rvalue)
+        declares_converters = declares_converters or converter is not None
         name = _field_name(stmt, info)
         if name is None:
             continue
-        assert isinstance(stmt, AssignmentStmt)
-        is_static_annotation = _is_static_annotation(stmt, ctx.api)
+        is_static_annotation = _is_static_annotation(stmt, ctx.api, in_function)
         if is_static_annotation is None:
             if not ctx.api.final_iteration:
                 ctx.api.defer()
                 return None
             is_static_annotation = False
         kinds[name] = {"kind": _kind(stmt.rvalue, is_static_annotation)}
-        if converter_argument(stmt.rvalue) is not None:
+        if converter is not None:
             kinds[name]["converter"] = True
-    info.metadata[names.METADATA_KEY] = {"fields": kinds}
+    stored: dict[str, object] = {"fields": kinds}
+    if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
+        stored["converters"] = True
+    info.metadata[names.METADATA_KEY] = stored
     return list(kinds)
+
+
+def declares_converters(info: TypeInfo) -> bool:
+    """Whether ``info`` itself declares a field or InitVar with a converter (as recorded
+    by ``record_fields``): most classes declare none, and need not be read for them."""
+    return bool(info.metadata.get(names.METADATA_KEY, {}).get("converters"))
 
 
 def is_pytree_class(info: TypeInfo) -> bool:
@@ -151,9 +165,12 @@ def _field_name(stmt: object, info: TypeInfo) -> str | None:
 
 
 def _is_static_annotation(
-    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface
+    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface, in_function: bool
 ) -> bool | None:
-    """Static as written, in any spelling (see ``static_spelling``); None while unresolved."""
+    """Static as written, in any spelling (see ``static_spelling``); None while unresolved.
+    Most annotations are told apart without looking up their names (``plainly_not_static``)."""
+    if not in_function and plainly_not_static(stmt.type, stmt.unanalyzed_type):
+        return False
     return is_static_spelling(
         stmt.type,
         stmt.unanalyzed_type,

@@ -60,6 +60,7 @@ class JaxdcPlugin(Plugin):
         for ``Handlers.<name>``: deferred ones until the handlers are imported, then the
         handlers' own methods (one Python call less for each hook mypy calls)."""
         self._handler = handler
+        self._assign_field = handler("assign_field")
         for method, lookup in self._hook_lookups(handler).items():
             setattr(self, method, lookup)
         self._attribute_answers.clear()
@@ -162,7 +163,7 @@ class JaxdcPlugin(Plugin):
         """The fields of jaxdc classes, for every attribute mypy checks (a field's
         declaration too); told per class, from its metadata, and forgotten when the daemon
         reads a module again."""
-        owner, _, name = fullname.rpartition(".")
+        owner = fullname.rpartition(".")[0]
         is_jaxdc = self._jaxdc_owners.get(owner)
         if is_jaxdc is None:
             sym = self.lookup_fully_qualified(owner) if owner else None
@@ -171,9 +172,7 @@ class JaxdcPlugin(Plugin):
                 names.METADATA_KEY in c.metadata for c in info.mro
             )
             self._jaxdc_owners[owner] = is_jaxdc
-        if not is_jaxdc:
-            return None, True
-        return functools.partial(self._handler("assign_field"), name), True
+        return (self._assign_field if is_jaxdc else None), True
 
     def _method_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         if fullname == names.DECORATOR_CALL:

@@ -31,11 +31,12 @@ def copy_type(ctx: FunctionContext) -> Type:
     return returned.copy_modified(args=[ctx.arg_types[0][0]])
 
 
-def check_field_assignment(name: str, ctx: AttributeContext) -> Type:
+def check_field_assignment(ctx: AttributeContext) -> Type:
     """Attribute hook for the fields of jaxdc classes: ``obj.<name> = value``."""
     target = ctx.context
     if not (isinstance(target, MemberExpr) and compat.is_assignment_target(ctx)):
         return ctx.default_attr_type
+    name = target.name
     reported = compat.read_only_errors(ctx.api, target, name)
     owner = _instance(ctx.type)
     if not reported or owner is None or not is_pytree_class(owner.type):

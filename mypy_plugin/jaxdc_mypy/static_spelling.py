@@ -27,6 +27,8 @@ from mypy.nodes import Context, PlaceholderNode, SymbolTableNode, TypeAlias
 from mypy.plugin import AnalyzeTypeContext
 from mypy.types import (
     AnyType,
+    Instance,
+    NoneType,
     PlaceholderType,
     Type,
     TypeAliasType,
@@ -50,6 +52,40 @@ def is_static_spelling(analysed: Type | None, written: Type | None, lookup: Look
     """Whether the annotation (its analysed and written forms) marks a static value."""
     found = _in_analysed(analysed, set())
     return True if found else _any_of([found, _in_written(written, lookup)])
+
+
+def plainly_not_static(analysed: Type | None, written: Type | None) -> bool:
+    """Whether an annotation of a class outside functions is surely not static, told from
+    its two forms alone (no name looked up: most fields are decided here).
+
+    Outside functions mypy keeps every use of an alias as an alias, so a written name that
+    mypy analysed to a class (``Instance``) is that class or a plain alias of it, never
+    ``Static``; with arguments it is the class when it carries the class's own name
+    (``tuple[int, ...]``, ``dict[str, Array]``): ``Annotated[...]``, the one spelling that
+    analyses to the class it wraps, would not. ``Optional[...]`` and ``X | Y`` are read
+    member by member. Inside a function mypy expands aliases where they are used, so the
+    caller must not ask (``is_static_spelling`` looks the names up)."""
+    if isinstance(written, UnboundType):
+        if isinstance(analysed, Instance):
+            return not written.args or written.name.rpartition(".")[2] == analysed.type.name
+        if (
+            isinstance(analysed, UnionType)
+            and len(written.args) == 1
+            and written.name.rpartition(".")[2] == "Optional"
+        ):
+            others = [item for item in analysed.items if not isinstance(item, NoneType)]
+            return len(others) == 1 and plainly_not_static(others[0], written.args[0])
+        return False
+    if isinstance(written, UnionType) and isinstance(analysed, UnionType):
+        return len(written.items) == len(analysed.items) and all(
+            _is_none(w) if isinstance(a, NoneType) else plainly_not_static(a, w)
+            for a, w in zip(analysed.items, written.items, strict=True)
+        )
+    return False
+
+
+def _is_none(written: Type) -> bool:
+    return isinstance(written, UnboundType) and written.name == "None" and not written.args
 
 
 def _in_analysed(typ: Type | None, seen: set[str]) -> bool | None:
