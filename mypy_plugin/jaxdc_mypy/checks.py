@@ -12,7 +12,7 @@ import importlib.util
 import sys
 from collections.abc import Callable
 
-from _jaxdc_rules import messages as text
+from _jaxdc_rules import messages as text, typedesc as td
 from _jaxdc_rules.arraylike import UNKNOWN, ArrayLikeRules
 from _jaxdc_rules.hashability import HashabilityRules
 from _jaxdc_rules.kinds import DATA, STATIC
@@ -61,35 +61,29 @@ class TypeRules:
         self._hashability = hashability
         self._arrays = arrays
         self._describer = Describer(modules, api.options)
-        self._unhashable: dict[Type, Problem | None] = {}
-        self._non_array: dict[Type, Problem | None] = {}
+        # Verdicts by description: types described alike (`Static[str]` through any alias,
+        # each class's own `T`) are judged once.
+        self._unhashable: dict[td.TypeDesc, Problem | None] = {}
+        self._non_array: dict[td.TypeDesc, Problem | None] = {}
 
     def unhashable_part(self, typ: Type) -> Problem | None:
-        return _memoised(self._unhashable, typ, self._judge_hashability)
+        desc = self._describer.describe(typ)
+        try:
+            return self._unhashable[desc]
+        except KeyError:
+            verdict = self._unhashable[desc] = self._hashability.unhashable_part(desc)
+            return verdict
 
     def non_array_part(self, typ: Type) -> Problem | None:
-        return _memoised(self._non_array, typ, self._judge_arraylike)
+        desc = self._describer.describe(typ)
+        try:
+            return self._non_array[desc]
+        except KeyError:
+            verdict = self._non_array[desc] = self._arrays.non_array_part(desc)
+            return verdict
 
     def show(self, typ: Type) -> str:
         return show(self._describer.describe(typ))
-
-    def _judge_hashability(self, typ: Type) -> Problem | None:
-        return self._hashability.unhashable_part(self._describer.describe(typ))
-
-    def _judge_arraylike(self, typ: Type) -> Problem | None:
-        return self._arrays.non_array_part(self._describer.describe(typ))
-
-
-def _memoised(
-    memo: dict[Type, Problem | None], typ: Type, judge: Callable[[Type], Problem | None]
-) -> Problem | None:
-    try:
-        return memo[typ]
-    except KeyError:
-        verdict = memo[typ] = judge(typ)
-        return verdict
-    except TypeError:  # a type mypy cannot hash: judged every time
-        return judge(typ)
 
 
 class ClassChecker:

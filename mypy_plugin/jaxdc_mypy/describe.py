@@ -54,19 +54,30 @@ class Describer:
     def __init__(self, modules: dict[str, MypyFile], options: Options) -> None:
         self._modules = modules
         self._options = options
-        self._memo: dict[Type, td.TypeDesc] = {}
+        self._memo: dict[object, td.TypeDesc] = {}
 
     def describe(self, typ: Type) -> td.TypeDesc:
+        """The description of ``typ``; one per run for types described alike: a use of a
+        (non-recursive) alias is what it stands for (``Name: TypeAlias = Static[str]`` in
+        every module is ``str``), and a type variable is its name and bounds (each generic
+        class has its own ``T``)."""
+        recursive_alias = None
+        if isinstance(typ, TypeAliasType) and typ.alias is not None:
+            if typ.is_recursive:
+                recursive_alias = typ.alias.name
+            else:
+                typ = get_proper_type(typ)
+        key: object = _type_variable_key(typ) if isinstance(typ, TypeVarType) else typ
         try:
-            desc = self._memo.get(typ)
+            desc = self._memo.get(key)
         except TypeError:  # a type mypy cannot hash (never a recursive one): not memoised
             desc = td.TypeDesc()
             self._fill(desc, get_proper_type(typ))
             return desc
         if desc is None:
-            desc = self._memo[typ] = td.TypeDesc()
-            if isinstance(typ, TypeAliasType) and typ.alias is not None and typ.is_recursive:
-                desc.alias = typ.alias.name  # shown by name where it refers to itself
+            desc = self._memo[key] = td.TypeDesc()
+            if recursive_alias is not None:
+                desc.alias = recursive_alias  # shown by name where it refers to itself
             self._fill(desc, get_proper_type(typ))
         return desc
 
@@ -181,6 +192,11 @@ class Describer:
 
     def _text(self, typ: Type) -> str:
         return compat.format_type(typ, self._options)
+
+
+def _type_variable_key(typ: TypeVarType) -> object:
+    """What the description of a type variable reads (see ``Describer._fill``)."""
+    return (TypeVarType, typ.name, typ.upper_bound, tuple(typ.values))
 
 
 def _omitted(typ: Instance) -> bool:
