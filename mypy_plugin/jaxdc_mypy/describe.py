@@ -57,27 +57,25 @@ class Describer:
         self._memo: dict[object, td.TypeDesc] = {}
 
     def describe(self, typ: Type) -> td.TypeDesc:
-        """The description of ``typ``; one per run for types described alike: a use of a
-        (non-recursive) alias is what it stands for (``Name: TypeAlias = Static[str]`` in
-        every module is ``str``), and a type variable is its name and bounds (each generic
-        class has its own ``T``)."""
-        recursive_alias = None
-        if isinstance(typ, TypeAliasType) and typ.alias is not None:
-            if typ.is_recursive:
-                recursive_alias = typ.alias.name
-            else:
-                typ = get_proper_type(typ)
-        key: object = _type_variable_key(typ) if isinstance(typ, TypeVarType) else typ
+        """The description of ``typ``: made once per run for types described alike (see
+        ``memo_key``), looked up by the type object itself once it has been met."""
         try:
-            desc = self._memo.get(key)
+            desc = self._memo.get(typ)
         except TypeError:  # a type mypy cannot hash (never a recursive one): not memoised
             desc = td.TypeDesc()
             self._fill(desc, get_proper_type(typ))
             return desc
         if desc is None:
+            desc = self._memo[typ] = self._shared_description(typ)
+        return desc
+
+    def _shared_description(self, typ: Type) -> td.TypeDesc:
+        key = memo_key(typ)
+        desc = self._memo.get(key)
+        if desc is None:
             desc = self._memo[key] = td.TypeDesc()
-            if recursive_alias is not None:
-                desc.alias = recursive_alias  # shown by name where it refers to itself
+            if isinstance(typ, TypeAliasType) and typ.alias is not None and typ.is_recursive:
+                desc.alias = typ.alias.name  # shown by name where it refers to itself
             self._fill(desc, get_proper_type(typ))
         return desc
 
@@ -194,9 +192,22 @@ class Describer:
         return compat.format_type(typ, self._options)
 
 
-def _type_variable_key(typ: TypeVarType) -> object:
-    """What the description of a type variable reads (see ``Describer._fill``)."""
-    return (TypeVarType, typ.name, typ.upper_bound, tuple(typ.values))
+def memo_key(typ: Type) -> object:
+    """The same key for types that are read alike: a use of a non-recursive alias is what
+    it stands for (``Name: TypeAlias = Static[str]`` in every module is ``str``; a recursive
+    alias keeps its name, which descriptions show where it refers to itself), and of a type
+    variable only the name and bounds are read (each generic class has its own ``T``)."""
+    original = typ
+    if isinstance(typ, TypeAliasType) and typ.alias is not None and not typ.is_recursive:
+        typ = get_proper_type(typ)
+    key: object = typ
+    if isinstance(typ, TypeVarType):
+        key = (TypeVarType, typ.name, typ.upper_bound, tuple(typ.values))
+    try:
+        hash(key)
+    except TypeError:  # what an alias stands for may hold a type mypy cannot hash
+        return original
+    return key
 
 
 def _omitted(typ: Instance) -> bool:

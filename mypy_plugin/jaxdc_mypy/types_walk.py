@@ -25,6 +25,7 @@ from mypy.types import (
 )
 
 from .compat import class_trigger
+from .describe import memo_key
 from .fields import own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
@@ -41,14 +42,15 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     yield from _classes_mentioned([t for k, t in types if k == DATA], into_dataclasses=False)
 
 
-ModuleMemo = dict[tuple[Type, bool], frozenset[str]]
+ModuleMemo = dict[tuple[object, bool], frozenset[str]]
 # Whether the walk for a field of this kind enters dataclasses (see the module docstring).
 _INTO_DATACLASSES = {STATIC: True, DATA: False}
 
 
 def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
     """The modules of ``verdict_classes(info)``, each field type walked once per run
-    (``memo``: most classes share their field types, such as ``jax.Array``)."""
+    (``memo``: most classes share their field types, such as ``jax.Array``, or types
+    walked alike, see ``describe.memo_key``)."""
     modules: set[str] = set()
     for kind, typ in own_field_types(info):
         into_dataclasses = _INTO_DATACLASSES.get(kind)
@@ -57,17 +59,23 @@ def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
         key = (typ, into_dataclasses)
         try:
             found = memo.get(key)
-            hashable = True
         except TypeError:  # a type mypy cannot hash: walked every time
-            found, hashable = None, False
-        if found is None:
-            found = frozenset(
-                c.module_name for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
-            )
-            if hashable:
-                memo[key] = found
+            modules |= _modules_mentioned(typ, into_dataclasses)
+            continue
+        if found is None:  # met for the first time: was a type walked alike?
+            shared = (memo_key(typ), into_dataclasses)
+            found = memo.get(shared)
+            if found is None:
+                found = memo[shared] = _modules_mentioned(typ, into_dataclasses)
+            memo[key] = found
         modules |= found
     return modules
+
+
+def _modules_mentioned(typ: Type, into_dataclasses: bool) -> frozenset[str]:
+    return frozenset(
+        c.module_name for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
+    )
 
 
 # Members deciding a verdict besides the attributes: hashing, equality, and `__init__`, whose
