@@ -209,22 +209,29 @@ def warm_plugin_bytecode() -> None:
         compileall.compile_dir(Path(package.__file__).parent, quiet=1)
 
 
+def third_party_cache(work: Path, variant: str, config: str) -> Path:
+    """A mypy cache holding only jax, numpy and jaxdc (``config``'s plugins loaded), for
+    project-cold runs: copied fresh before each, it leaves only the project to analyse."""
+    prelude = work / f"prelude-{variant}"
+    prelude.mkdir()
+    (prelude / "pyproject.toml").write_text(config)
+    (prelude / "bench_pkg").mkdir()
+    (prelude / "bench_pkg" / "__init__.py").write_text("import jax, jax.numpy, jaxdc\n")
+    cache = work / f"third-party-{variant}"
+    run_mypy(prelude, cache)
+    return cache
+
+
 def measure(project: Path, work: Path, rounds: int) -> Samples:
     """Interleave plain and plugin runs: each round runs every (kind, variant) once."""
     warm_plugin_bytecode()
     samples: Samples = {
         kind: {"plain": [], "plugin": []} for kind in ("cold", "project-cold", "warm")
     }
-    third_party: dict[str, Path] = {}
-    for variant, config in (("plain", PLAIN), ("plugin", PLUGIN)):
-        # A cache holding only jax/numpy/jaxdc, for the project-cold runs.
-        prelude = work / f"prelude-{variant}"
-        prelude.mkdir()
-        (prelude / "pyproject.toml").write_text(config)
-        (prelude / "bench_pkg").mkdir()
-        (prelude / "bench_pkg" / "__init__.py").write_text("import jax, jax.numpy, jaxdc\n")
-        third_party[variant] = work / f"third-party-{variant}"
-        run_mypy(prelude, third_party[variant])
+    third_party = {
+        variant: third_party_cache(work, variant, config)
+        for variant, config in (("plain", PLAIN), ("plugin", PLUGIN))
+    }
     for _ in range(rounds):
         for variant, config in (("plain", PLAIN), ("plugin", PLUGIN)):
             (project / "pyproject.toml").write_text(config)

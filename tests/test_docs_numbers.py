@@ -33,6 +33,9 @@ RESULTS = {
     "benchmarks/results-3.13.md": "make bench (benchmarks/run.py) on Python 3.13",
     "benchmarks/results-mypy-plugin.md": "python benchmarks/mypy_plugin_bench.py --write",
     "benchmarks/results-mypy-plugin-real.md": "python benchmarks/mypy_plugin_real.py --write",
+    "benchmarks/results-mypy-plugin-instructions.md": (
+        "python benchmarks/mypy_plugin_instructions.py --write"
+    ),
     "docs/downstream.md": "make test-downstream",
 }
 
