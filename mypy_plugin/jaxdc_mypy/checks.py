@@ -58,32 +58,32 @@ class TypeRules:
         modules: dict[str, MypyFile],
         api: CheckerPluginInterface,
     ) -> None:
-        self._hashability = hashability
-        self._arrays = arrays
         self._describer = Describer(modules, api.options)
         # Verdicts by description: types described alike (`Static[str]` through any alias,
         # each class's own `T`) are judged once.
-        self._unhashable: dict[td.TypeDesc, Problem | None] = {}
-        self._non_array: dict[td.TypeDesc, Problem | None] = {}
+        self._unhashable = _Verdicts(hashability.unhashable_part)
+        self._non_array = _Verdicts(arrays.non_array_part)
 
     def unhashable_part(self, typ: Type) -> Problem | None:
-        desc = self._describer.describe(typ)
-        try:
-            return self._unhashable[desc]
-        except KeyError:
-            verdict = self._unhashable[desc] = self._hashability.unhashable_part(desc)
-            return verdict
+        return self._unhashable[self._describer.describe(typ)]
 
     def non_array_part(self, typ: Type) -> Problem | None:
-        desc = self._describer.describe(typ)
-        try:
-            return self._non_array[desc]
-        except KeyError:
-            verdict = self._non_array[desc] = self._arrays.non_array_part(desc)
-            return verdict
+        return self._non_array[self._describer.describe(typ)]
 
     def show(self, typ: Type) -> str:
         return show(self._describer.describe(typ))
+
+
+class _Verdicts(dict[td.TypeDesc, "Problem | None"]):
+    """A rule's verdict per description, worked out (``judge``) the first time it is asked."""
+
+    def __init__(self, judge: Callable[[td.TypeDesc], Problem | None]) -> None:
+        super().__init__()
+        self._judge = judge
+
+    def __missing__(self, desc: td.TypeDesc) -> Problem | None:
+        verdict = self[desc] = self._judge(desc)
+        return verdict
 
 
 class ClassChecker:
