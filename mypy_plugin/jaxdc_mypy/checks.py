@@ -36,7 +36,7 @@ from .config import ClassNames, PluginConfig
 from .converters import own_converters
 from .dataclass_options import decorator_keywords
 from .describe import Describer, class_name
-from .fields import PytreeField, declaring_statements, pytree_fields
+from .fields import PytreeField, declares_converters, declaring_statements, pytree_fields
 from .shapes import ShapeChecker
 from .static_bound import retract_bound_errors
 
@@ -148,13 +148,8 @@ class ClassChecker:
         rules = self.rules(api)
         defn = info.defn
         retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
-        stacked = _stdlib_dataclass_decorator(info.defn)
-        if stacked is not None:
-            node = info.has_base(names.PYTREE_NODE)
-            messages.stacked_dataclass(class_name(info), node=node).report(api, stacked)
-        not_frozen = _not_frozen(info.defn)
-        if not_frozen is not None:
-            messages.not_frozen_option(not_frozen[0]).report(api, not_frozen[1])
+        if defn.decorators:  # not on a PyTreeNode subclass without any
+            self._check_decorators(info, api)
         instance = compat.self_instance(info)
         for field in pytree_fields(info):
             if field.kind not in (DATA, STATIC):
@@ -162,36 +157,61 @@ class ClassChecker:
             typ = compat.member_type(instance, field.name)
             if typ is None or (field.owner is not info and _inherited_as_is(instance, field, typ)):
                 continue
+            # Most fields pass: judged here, with a message built only for a problem.
             if field.kind == STATIC:
                 problem = rules.unhashable_part(typ)
-                if problem is not None:
-                    message = messages.static_unhashable(field.name, class_name(info), problem)
-                    message.report(api, _where(info, field))
-                elif kind := self.float_static(typ):
-                    shown = rules.show(typ)
-                    message = messages.float_static_field(field.name, class_name(info), shown, kind)
-                    message.report(api, _where(info, field))
+                if problem is not None or self._warn_float_statics:
+                    self._report_static(rules, field, info, typ, problem, api)
             else:
-                self._check_data(rules, field, info, typ, api)
-        _check_converters(info, instance, api)
+                problem = rules.non_array_part(typ)
+                if problem is not None and (problem is not UNKNOWN or self._check_any):
+                    self._report_data(rules, field, info, typ, problem, api)
+        if declares_converters(info):  # most classes declare none
+            _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
+
+    def _check_decorators(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
+        """jaxdc's decorator stacked with the stdlib's, or given ``frozen=False``."""
+        stacked = _stdlib_dataclass_decorator(info.defn)
+        if stacked is not None:
+            node = info.has_base(names.PYTREE_NODE)
+            messages.stacked_dataclass(class_name(info), node=node).report(api, stacked)
+        not_frozen = _not_frozen(info.defn)
+        if not_frozen is not None:
+            messages.not_frozen_option(not_frozen[0]).report(api, not_frozen[1])
 
     def float_static(self, typ: Type) -> str | None:
         """``float`` or ``complex`` when a static of type ``typ`` recompiles on every new
         value (Optional included) and the opt-in check (``warn_float_statics``) is on."""
         return _float_kind(typ) if self._warn_float_statics else None
 
-    def _check_data(
+    def _report_static(
         self,
         rules: TypeRules,
         field: PytreeField,
         info: TypeInfo,
         typ: Type,
+        problem: Problem | None,
         api: CheckerPluginInterface,
     ) -> None:
-        problem = rules.non_array_part(typ)
-        if problem is None or (problem is UNKNOWN and not self._check_any):
-            return
+        """An unhashable static field, else one of type float (when that check is on)."""
+        if problem is not None:
+            message = messages.static_unhashable(field.name, class_name(info), problem)
+            message.report(api, _where(info, field))
+        elif kind := self.float_static(typ):
+            shown = rules.show(typ)
+            message = messages.float_static_field(field.name, class_name(info), shown, kind)
+            message.report(api, _where(info, field))
+
+    def _report_data(
+        self,
+        rules: TypeRules,
+        field: PytreeField,
+        info: TypeInfo,
+        typ: Type,
+        problem: Problem,
+        api: CheckerPluginInterface,
+    ) -> None:
         shown, cls = rules.show(typ), class_name(info)
         if problem is UNKNOWN:
             message = messages.data_any(field.name, cls, shown)

@@ -165,8 +165,14 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
 
 
 def _declares_converters(info: TypeInfo) -> bool:
-    """Whether ``info`` or a base declares a converter (``fields.record_fields``)."""
-    return any(declares_converters(base) for base in info.mro)
+    """Whether ``info`` or a base declares a converter (``fields.record_fields``).
+
+    Asked for every jaxdc class (see ``retype_generated_methods``): a loop, not ``any`` over
+    a generator, which would resume a frame for each class of the MRO."""
+    for base in info.mro:
+        if declares_converters(base):
+            return True
+    return False
 
 
 def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:

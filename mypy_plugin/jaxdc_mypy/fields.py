@@ -89,7 +89,8 @@ def record_fields(ctx: ClassDefContext) -> list[str] | None:
 def declares_converters(info: TypeInfo) -> bool:
     """Whether ``info`` itself declares a field or InitVar with a converter (as recorded
     by ``record_fields``): most classes declare none, and need not be read for them."""
-    return bool(info.metadata.get(names.METADATA_KEY, {}).get("converters"))
+    stored = info.metadata.get(names.METADATA_KEY)
+    return stored is not None and bool(stored.get("converters"))
 
 
 def is_pytree_class(info: TypeInfo) -> bool:
@@ -109,18 +110,29 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
             previous = merged.pop(name, None)
             if previous is not None:
                 kind = inherited_kind(previous.kind, kind)
-            merged[name] = PytreeField(name, kind, base, entry.get("converter", False))
+            # What `PytreeField(...)` makes, without its `__new__`'s Python frame: this
+            # runs for every field of every class each check reads.
+            merged[name] = _new_field(
+                PytreeField, (name, kind, base, entry.get("converter", False))
+            )
     return list(merged.values())
+
+
+_new_field = tuple.__new__
 
 
 def own_field_types(info: TypeInfo) -> list[tuple[str, Type]]:
     """(kind, analysed type) of each field ``info`` itself declares."""
-    stored = info.metadata.get(names.METADATA_KEY, {}).get("fields", {})
+    stored = info.metadata.get(names.METADATA_KEY)
+    if stored is None:
+        return []
+    symbols = info.names
     types = []
-    for name, entry in stored.items():
-        sym = info.names.get(name)
-        if sym is not None and isinstance(sym.node, Var) and sym.node.type is not None:
-            types.append((entry["kind"], sym.node.type))
+    for name, entry in stored["fields"].items():
+        sym = symbols.get(name)
+        node = sym.node if sym is not None else None
+        if isinstance(node, Var) and node.type is not None:
+            types.append((entry["kind"], node.type))
     return types
 
 

@@ -178,7 +178,11 @@ class Handlers:
 
 
 def _is_decorated(defn: ClassDef) -> bool:
-    return any(_callee_fullname(decorator) in names.DECORATORS for decorator in defn.decorators)
+    """Asked for every jaxdc class: a loop, not ``any`` over a generator (a frame)."""
+    for decorator in defn.decorators:
+        if _callee_fullname(decorator) in names.DECORATORS:
+            return True
+    return False
 
 
 def _callee_fullname(expr: Expression) -> str | None:

@@ -42,32 +42,36 @@ def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     yield from _classes_mentioned([t for k, t in types if k == DATA], into_dataclasses=False)
 
 
-ModuleMemo = dict[tuple[object, bool], frozenset[str]]
-# Whether the walk for a field of this kind enters dataclasses (see the module docstring).
-_INTO_DATACLASSES = {STATIC: True, DATA: False}
+# Modules found per field type, one table per kind of walk: whether it enters dataclasses
+# (see the module docstring), a static field's walk does and a data field's does not.
+ModuleMemo = dict[bool, dict[object, frozenset[str]]]
 
 
 def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
     """The modules of ``verdict_classes(info)``, each field type walked once per run
     (``memo``: most classes share their field types, such as ``jax.Array``, or types
     walked alike, see ``describe.memo_key``)."""
+    static_walks = memo.setdefault(True, {})
+    data_walks = memo.setdefault(False, {})
     modules: set[str] = set()
     for kind, typ in own_field_types(info):
-        into_dataclasses = _INTO_DATACLASSES.get(kind)
-        if into_dataclasses is None:
+        if kind == STATIC:
+            walks, into_dataclasses = static_walks, True
+        elif kind == DATA:
+            walks, into_dataclasses = data_walks, False
+        else:
             continue  # an excluded field: no verdict
-        key = (typ, into_dataclasses)
         try:
-            found = memo.get(key)
+            found = walks.get(typ)
         except TypeError:  # a type mypy cannot hash: walked every time
             modules |= _modules_mentioned(typ, into_dataclasses)
             continue
         if found is None:  # met for the first time: was a type walked alike?
-            shared = (memo_key(typ), into_dataclasses)
-            found = memo.get(shared)
+            shared = memo_key(typ)
+            found = walks.get(shared)
             if found is None:
-                found = memo[shared] = _modules_mentioned(typ, into_dataclasses)
-            memo[key] = found
+                found = walks[shared] = _modules_mentioned(typ, into_dataclasses)
+            walks[typ] = found
         modules |= found
     return modules
 
