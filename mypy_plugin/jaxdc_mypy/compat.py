@@ -198,17 +198,22 @@ def as_seen_from(typ: Type, instance: Instance, owner: TypeInfo) -> Type:
 
 
 def member_type(instance: Instance, name: str) -> Type | None:
-    """Declared type of attribute ``name`` as seen on ``instance`` (generics expanded)."""
-    for base in instance.type.mro:
-        sym = base.names.get(name)
-        if sym is None:
-            continue
-        if not isinstance(sym.node, Var) or sym.node.type is None:
+    """Declared type of attribute ``name`` as seen on ``instance`` (generics expanded).
+
+    Asked for every field of every class checked: the class itself, where most fields are
+    declared, is looked at before its MRO is walked."""
+    info = instance.type
+    sym = info.names.get(name)
+    if sym is None:
+        for base in info.mro[1:]:
+            sym = base.names.get(name)
+            if sym is not None:
+                instance = map_instance_to_supertype(instance, base)
+                break
+        else:
             return None
-        if base is instance.type:
-            return expand_type_by_instance(sym.node.type, instance)
-        return expand_type_by_instance(sym.node.type, map_instance_to_supertype(instance, base))
-    return None
+    declared = sym.node.type if isinstance(sym.node, Var) else None
+    return None if declared is None else expand_type_by_instance(declared, instance)
 
 
 def self_instance(info: TypeInfo) -> Instance:
