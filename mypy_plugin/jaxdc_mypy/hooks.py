@@ -101,7 +101,9 @@ class JaxdcPlugin(Plugin):
         if self._loaded is None:
             from .handlers import Handlers
 
-            self._loaded = Handlers(self._config, self.options, self._class_fullname)
+            self._loaded = Handlers(
+                self._config, self.options, self._class_fullname, self._answer_fields
+            )
             self._install_hook_lookups(functools.partial(getattr, self._loaded))
         return self._loaded
 
@@ -173,6 +175,16 @@ class JaxdcPlugin(Plugin):
             )
             self._jaxdc_owners[owner] = is_jaxdc
         return (self._assign_field if is_jaxdc else None), True
+
+    def _answer_fields(self, owner: str, fields: list[str]) -> None:
+        """Settle the attribute hook's answers for a jaxdc class's fields when they are
+        recorded: mypy asks about every field's declaration (and uses), each a name not
+        asked before, whose miss is a Python call (``_attribute_hook``). The answer is the
+        one that call would give; when the daemon forgets answers, it gives them again."""
+        self._jaxdc_owners[owner] = True
+        prefix = owner + "."
+        for name in fields:
+            self._attribute_answers[prefix + name] = self._assign_field
 
     def _method_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         if fullname == names.DECORATOR_CALL:
