@@ -189,7 +189,10 @@ class JaxdcPlugin(Plugin):
     def _method_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         if fullname == names.DECORATOR_CALL:
             return self._handler("check_decorated"), True
-        if fullname.endswith(".__init_subclass__"):
+        # mypy simulates `Base.__init_subclass__(...)` for every class, named after the
+        # first base that defines it: `object` for every class but PyTreeNode's subclasses
+        # (PyTreeNode defines it), which are the ones `check_subclass` checks.
+        if fullname.endswith(".__init_subclass__") and fullname != _OBJECT_INIT_SUBCLASS:
             return self._handler("check_subclass"), True
         return None, True
 
@@ -229,6 +232,7 @@ class JaxdcPlugin(Plugin):
 
 
 _Hook = Callable[..., Any]
+_OBJECT_INIT_SUBCLASS = "builtins.object.__init_subclass__"
 
 
 class _Answers(dict[str, "_Hook | None"]):
