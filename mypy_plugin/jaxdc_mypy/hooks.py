@@ -164,7 +164,8 @@ class JaxdcPlugin(Plugin):
     def _attribute_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         """The fields of jaxdc classes, for every attribute mypy checks (a field's
         declaration too); told per class, from its metadata, and forgotten when the daemon
-        reads a module again."""
+        reads a module again. The fields of classes recorded in this run are answered in
+        advance (``_answer_fields``); this is the answer for the rest."""
         owner = fullname.rpartition(".")[0]
         is_jaxdc = self._jaxdc_owners.get(owner)
         if is_jaxdc is None:
