@@ -103,8 +103,7 @@ class Handlers:
 
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
-        dataclass_options.record(info, keywords)
-        if record_fields(ctx) is None:
+        if record_fields(ctx, keywords) is None:
             return  # deferred: mypy calls again
         self._declared.setdefault(info.module_name, {})[info.fullname] = info
         if not self._fine_grained:
