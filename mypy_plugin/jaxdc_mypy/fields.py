@@ -34,7 +34,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import Instance, ProperType, Type, TypeAliasType, get_proper_type
 
 from . import compat, dataclass_options, names
 from .static_spelling import is_static_spelling, plainly_not_static
@@ -51,16 +51,18 @@ class PytreeField(NamedTuple):
     """Declared with ``field(converter=...)`` (see ``converters``)."""
 
 
-def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[str] | None:
+def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> bool:
     """Semantic-analysis hook: store the kinds of the fields this class declares, and its
     hash options (``options``: the decorator's or class keywords; see ``dataclass_options``).
 
     One pass over the class body reads each field specifier's call once for all three
-    (kind, converter, hash). Runs again whenever mypy re-analyses the class, so the last
-    (complete) run wins. If ``Static`` itself is not resolved yet (import cycles), ask mypy
-    to come back later and return None; otherwise return the names recorded.
+    (kind, converter, hash); most fields have none, and are decided from the annotation.
+    Runs again whenever mypy re-analyses the class, so the last (complete) run wins. If
+    ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later and
+    return False.
     """
     info = ctx.cls.info
+    api = ctx.api
     in_function = compat.defined_in_function(info)
     kinds: dict[str, dict[str, object]] = {}
     unhashed: list[str] = []
@@ -68,25 +70,21 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     for stmt in ctx.cls.defs.body:
         if not isinstance(stmt, AssignmentStmt):
             continue
-        call = _specifier_call(stmt.rvalue)
+        rvalue = stmt.rvalue
+        call = _specifier_call(rvalue) if isinstance(rvalue, CallExpr) else None
         if call is not None:
             declares_converters = declares_converters or call.converter is not None
-            target = stmt.lvalues[0]
-            if (
-                len(stmt.lvalues) == 1
-                and isinstance(target, NameExpr)
-                and dataclass_options.left_out_of_hash(call.callee, call.keywords)
-            ):
-                unhashed.append(target.name)
+            _note_unhashed(stmt, call, unhashed)
         name = _field_name(stmt, info)
         if name is None:
             continue
-        is_static_annotation = _is_static_annotation(stmt, ctx.api, in_function)
-        if is_static_annotation is None:
-            if not ctx.api.final_iteration:
-                ctx.api.defer()
-                return None
-            is_static_annotation = False
+        is_static_annotation = False
+        if in_function or not plainly_not_static(stmt.type, stmt.unanalyzed_type):
+            found = _is_static_annotation(stmt, api)
+            if found is None and not api.final_iteration:
+                api.defer()
+                return False
+            is_static_annotation = bool(found)
         if call is None:
             kinds[name] = {"kind": STATIC if is_static_annotation else DATA}
         elif call.converter is None:
@@ -98,13 +96,25 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
         stored["converters"] = True
     info.metadata[names.METADATA_KEY] = stored
-    return list(kinds)
+    return True
+
+
+def _note_unhashed(stmt: AssignmentStmt, call: _SpecifierCall, unhashed: list[str]) -> None:
+    """Add the name ``stmt`` declares with ``call`` if the call leaves it out of the hash."""
+    target = stmt.lvalues[0]
+    if (
+        len(stmt.lvalues) == 1
+        and isinstance(target, NameExpr)
+        and dataclass_options.left_out_of_hash(call.callee, call.keywords)
+    ):
+        unhashed.append(target.name)
 
 
 def declares_converters(info: TypeInfo) -> bool:
     """Whether ``info`` itself declares a field or InitVar with a converter (as recorded
     by ``record_fields``): most classes declare none, and need not be read for them."""
-    return bool(info.metadata.get(names.METADATA_KEY, {}).get("converters"))
+    stored = info.metadata.get(names.METADATA_KEY)
+    return stored is not None and bool(stored.get("converters"))
 
 
 def is_pytree_class(info: TypeInfo) -> bool:
@@ -183,25 +193,40 @@ def _specifier_call(rvalue: Expression) -> _SpecifierCall | None:
 def _field_name(stmt: object, info: TypeInfo) -> str | None:
     if not isinstance(stmt, AssignmentStmt) or stmt.unanalyzed_type is None:
         return None
-    if len(stmt.lvalues) != 1 or not isinstance(stmt.lvalues[0], NameExpr):
+    lvalues = stmt.lvalues
+    if len(lvalues) != 1 or not isinstance(lvalues[0], NameExpr):
         return None
-    name = stmt.lvalues[0].name
+    name = lvalues[0].name
     sym = info.names.get(name)
-    if sym is None or not isinstance(sym.node, Var) or sym.node.is_classvar:
+    node = None if sym is None else sym.node
+    if not isinstance(node, Var) or node.is_classvar:
         return None
-    analysed = get_proper_type(stmt.type)
+    analysed = stmt.type
+    if not isinstance(analysed, ProperType):  # an alias
+        analysed = _proper_type(analysed)
     if isinstance(analysed, Instance) and analysed.type.fullname in _NOT_FIELDS:
         return None
     return name
 
 
+def _proper_type(typ: Type | None) -> ProperType | None:
+    """``get_proper_type``, without expanding ``Static[X]`` (it is ``X``): most aliases in
+    field annotations are ``Static``, and expanding one builds a new type."""
+    while (
+        isinstance(typ, TypeAliasType)
+        and typ.alias is not None
+        and typ.alias.fullname == names.STATIC
+        and len(typ.args) == 1
+    ):
+        typ = typ.args[0]
+    return get_proper_type(typ)
+
+
 def _is_static_annotation(
-    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface, in_function: bool
+    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface
 ) -> bool | None:
     """Static as written, in any spelling (see ``static_spelling``); None while unresolved.
-    Most annotations are told apart without looking up their names (``plainly_not_static``)."""
-    if not in_function and plainly_not_static(stmt.type, stmt.unanalyzed_type):
-        return False
+    Asked only when ``plainly_not_static``, which looks no name up, cannot tell."""
     return is_static_spelling(
         stmt.type,
         stmt.unanalyzed_type,

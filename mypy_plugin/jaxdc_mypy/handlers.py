@@ -103,7 +103,7 @@ class Handlers:
 
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
-        if record_fields(ctx, keywords) is None:
+        if not record_fields(ctx, keywords):
             return  # deferred: mypy calls again
         self._declared.setdefault(info.module_name, {})[info.fullname] = info
         if not self._fine_grained:
