@@ -165,8 +165,12 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
 
 
 def _declares_converters(info: TypeInfo) -> bool:
-    """Whether ``info`` or a base declares a converter (``fields.record_fields``)."""
-    return any(declares_converters(base) for base in info.mro)
+    """Whether ``info`` or a base declares a converter (``fields.record_fields``). Asked
+    for every jaxdc class, so a plain loop over the MRO (no generator)."""
+    for base in info.mro:
+        if declares_converters(base):
+            return True
+    return False
 
 
 def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:

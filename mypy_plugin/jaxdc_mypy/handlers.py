@@ -108,8 +108,7 @@ class Handlers:
 
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
-        dataclass_options.record(info, keywords)
-        recorded = record_fields(ctx)
+        recorded = record_fields(ctx, keywords)
         if recorded is None:
             return  # deferred: mypy calls again
         self._fields_recorded(info.fullname, recorded)
