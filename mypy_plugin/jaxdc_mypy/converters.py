@@ -165,10 +165,8 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
 
 
 def _declares_converters(info: TypeInfo) -> bool:
-    """Whether ``info`` or a base declares a converter (``fields.record_fields``).
-
-    Asked for every jaxdc class (see ``retype_generated_methods``): a loop, not ``any`` over
-    a generator, which would resume a frame for each class of the MRO."""
+    """Whether ``info`` or a base declares a converter (``fields.record_fields``). Asked
+    for every jaxdc class, so a plain loop over the MRO (no generator)."""
     for base in info.mro:
         if declares_converters(base):
             return True

@@ -10,12 +10,20 @@ in ``TypeInfo.metadata`` (JSON: it survives the cache, ``-n`` workers and the da
 
 from __future__ import annotations
 
-from mypy.nodes import AssignmentStmt, CallExpr, Expression, NameExpr, RefExpr, TypeInfo
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    Expression,
+    NameExpr,
+    RefExpr,
+    Statement,
+    TypeInfo,
+)
 
 from . import names
 
 # Calls whose ``hash=``/``compare=`` keywords are dataclasses' (field specifiers).
-_FIELD_SPECIFIERS = frozenset(
+FIELD_SPECIFIERS = frozenset(
     {
         names.STDLIB_FIELD,
         names.FIELD,
@@ -31,27 +39,42 @@ _UNKNOWN = object()
 
 def record(info: TypeInfo, keywords: dict[str, Expression]) -> None:
     """Store ``eq``/``unsafe_hash`` (the decorator's or class keywords) and which of the
-    fields the class declares are left out of its hash."""
+    fields the class declares are left out of its hash: for a dataclass whose fields the
+    plugin does not otherwise read (jaxdc classes: ``fields.record_fields`` finds them in
+    the pass that records the fields' kinds, and calls ``store``)."""
+    unhashed = []
+    for stmt in info.defn.defs.body:
+        declared = _declared_by_call(stmt)
+        if declared is None:
+            continue
+        name, callee, call = declared
+        if left_out_of_hash(callee.fullname, keywords_of(call)):
+            unhashed.append(name)
+    store(info, keywords, unhashed)
+
+
+def store(info: TypeInfo, keywords: dict[str, Expression], unhashed: list[str]) -> None:
+    """Store the options, and the fields ``unhashed`` (see ``left_out_of_hash``)."""
     eq = _literal_bool(keywords.get("eq"), True)
     unsafe_hash = _literal_bool(keywords.get("unsafe_hash"), False)
     if _UNKNOWN in (eq, unsafe_hash):  # not literals: assume the identity hash (no alarm)
         eq = unsafe_hash = False
-    options: dict[str, object] = {"eq": eq, "unsafe_hash": unsafe_hash}
-    hashed = {}
-    for stmt in info.defn.defs.body:
-        call = _field_call(stmt)
-        if call is None:
-            continue
-        args = {n: a for n, a in zip(call.arg_names, call.args, strict=True) if n}
-        in_hash = _literal_bool(args.get("hash"), None)
-        compare = _literal_bool(args.get("compare"), True)
-        if in_hash is None:
-            in_hash = compare
-        if in_hash is not True:  # False, or not a literal: not provably hashed
-            assert isinstance(stmt, AssignmentStmt) and isinstance(stmt.lvalues[0], NameExpr)
-            hashed[stmt.lvalues[0].name] = False
-    options["hashed"] = hashed
-    info.metadata[names.HASH_METADATA_KEY] = options
+    info.metadata[names.HASH_METADATA_KEY] = {
+        "eq": eq,
+        "unsafe_hash": unsafe_hash,
+        "hashed": dict.fromkeys(unhashed, False),
+    }
+
+
+def left_out_of_hash(callee: str | None, keywords: dict[str, Expression]) -> bool:
+    """Whether the field declared by a call of ``callee`` with these keywords is not
+    provably in the generated hash (``hash=False``, ``compare=False``, or not literals)."""
+    if callee not in FIELD_SPECIFIERS:
+        return False
+    in_hash = _literal_bool(keywords.get("hash"), None)
+    if in_hash is None:
+        in_hash = _literal_bool(keywords.get("compare"), True)
+    return in_hash is not True
 
 
 def options_of(info: TypeInfo) -> tuple[bool, bool]:
@@ -76,19 +99,22 @@ def hashed_fields(info: TypeInfo) -> dict[str, bool]:
 
 def decorator_keywords(decorator: Expression) -> dict[str, Expression]:
     """``@dataclass(eq=False)`` -> {"eq": <False>}; nothing for a bare ``@dataclass``."""
-    if not isinstance(decorator, CallExpr):
-        return {}
-    return {n: a for n, a in zip(decorator.arg_names, decorator.args, strict=True) if n}
+    return keywords_of(decorator) if isinstance(decorator, CallExpr) else {}
 
 
-def _field_call(stmt: object) -> CallExpr | None:
+def keywords_of(call: CallExpr) -> dict[str, Expression]:
+    """The keyword arguments of a call, by name."""
+    return {n: a for n, a in zip(call.arg_names, call.args, strict=True) if n}
+
+
+def _declared_by_call(stmt: Statement) -> tuple[str, RefExpr, CallExpr] | None:
+    """``name = f(...)`` (or ``name: T = f(...)``): the name, ``f`` and the call."""
     if not isinstance(stmt, AssignmentStmt) or len(stmt.lvalues) != 1:
         return None
-    if not isinstance(stmt.lvalues[0], NameExpr) or not isinstance(stmt.rvalue, CallExpr):
-        return None
-    callee = stmt.rvalue.callee
-    if isinstance(callee, RefExpr) and callee.fullname in _FIELD_SPECIFIERS:
-        return stmt.rvalue
+    target, call = stmt.lvalues[0], stmt.rvalue
+    if isinstance(target, NameExpr) and isinstance(call, CallExpr):
+        if isinstance(call.callee, RefExpr):
+            return target.name, call.callee, call
     return None
 
 

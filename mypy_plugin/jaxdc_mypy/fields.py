@@ -34,9 +34,9 @@ from mypy.nodes import (
     Var,
 )
 from mypy.plugin import ClassDefContext, SemanticAnalyzerPluginInterface
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import Instance, ProperType, Type, TypeAliasType, get_proper_type
 
-from . import compat, names
+from . import compat, dataclass_options, names
 from .static_spelling import is_static_spelling, plainly_not_static
 
 _NOT_FIELDS = frozenset({"dataclasses.KW_ONLY", "dataclasses.InitVar"})
@@ -51,39 +51,63 @@ class PytreeField(NamedTuple):
     """Declared with ``field(converter=...)`` (see ``converters``)."""
 
 
-def record_fields(ctx: ClassDefContext) -> list[str] | None:
-    """Semantic-analysis hook: store the kinds of the fields this class declares.
+def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[str] | None:
+    """Semantic-analysis hook: store the kinds of the fields this class declares, and its
+    hash options (``options``: the decorator's or class keywords; see ``dataclass_options``).
 
+    One pass over the class body reads each field specifier's call once for all three
+    (kind, converter, hash); most fields have none, and are decided from the annotation.
     Runs again whenever mypy re-analyses the class, so the last (complete) run wins. If
-    ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later
-    and return None; otherwise return the names recorded.
+    ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later and
+    return None; otherwise return the names recorded.
     """
     info = ctx.cls.info
+    api = ctx.api
     in_function = compat.defined_in_function(info)
     kinds: dict[str, dict[str, object]] = {}
+    unhashed: list[str] = []
     declares_converters = False
     for stmt in ctx.cls.defs.body:
         if not isinstance(stmt, AssignmentStmt):
             continue
-        converter = converter_argument(stmt.rvalue)
-        declares_converters = declares_converters or converter is not None
+        rvalue = stmt.rvalue
+        call = _specifier_call(rvalue) if isinstance(rvalue, CallExpr) else None
+        if call is not None:
+            declares_converters = declares_converters or call.converter is not None
+            _note_unhashed(stmt, call, unhashed)
         name = _field_name(stmt, info)
         if name is None:
             continue
-        is_static_annotation = _is_static_annotation(stmt, ctx.api, in_function)
-        if is_static_annotation is None:
-            if not ctx.api.final_iteration:
-                ctx.api.defer()
+        is_static_annotation = False
+        if in_function or not plainly_not_static(stmt.type, stmt.unanalyzed_type):
+            found = _is_static_annotation(stmt, api)
+            if found is None and not api.final_iteration:
+                api.defer()
                 return None
-            is_static_annotation = False
-        kinds[name] = {"kind": _kind(stmt.rvalue, is_static_annotation)}
-        if converter is not None:
-            kinds[name]["converter"] = True
+            is_static_annotation = bool(found)
+        if call is None:
+            kinds[name] = {"kind": STATIC if is_static_annotation else DATA}
+        elif call.converter is None:
+            kinds[name] = {"kind": _kind(call, is_static_annotation)}
+        else:
+            kinds[name] = {"kind": _kind(call, is_static_annotation), "converter": True}
+    dataclass_options.store(info, options, unhashed)
     stored: dict[str, object] = {"fields": kinds}
     if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
         stored["converters"] = True
     info.metadata[names.METADATA_KEY] = stored
     return list(kinds)
+
+
+def _note_unhashed(stmt: AssignmentStmt, call: _SpecifierCall, unhashed: list[str]) -> None:
+    """Add the name ``stmt`` declares with ``call`` if the call leaves it out of the hash."""
+    target = stmt.lvalues[0]
+    if (
+        len(stmt.lvalues) == 1
+        and isinstance(target, NameExpr)
+        and dataclass_options.left_out_of_hash(call.callee, call.keywords)
+    ):
+        unhashed.append(target.name)
 
 
 def declares_converters(info: TypeInfo) -> bool:
@@ -149,40 +173,71 @@ def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
 
 def converter_argument(rvalue: Expression) -> Expression | None:
     """The ``converter=`` argument of a jaxdc field specifier's call, if any."""
-    if (
-        isinstance(rvalue, CallExpr)
-        and isinstance(rvalue.callee, RefExpr)
-        and rvalue.callee.fullname in _CONVERTER_SPECIFIERS
-    ):
-        for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True):
-            if name == "converter":
-                is_none = isinstance(arg, NameExpr) and arg.fullname == "builtins.None"
-                return None if is_none else arg
-    return None
+    call = _specifier_call(rvalue)
+    return None if call is None else call.converter
+
+
+class _SpecifierCall(NamedTuple):
+    """A call of a field specifier (``field(...)``, ``static_field(...)``, ...), read once
+    for the field's kind, converter and hash."""
+
+    callee: str
+    call: CallExpr
+    keywords: dict[str, Expression]
+    converter: Expression | None
+    """The ``converter=`` argument of a jaxdc specifier (not a literal ``None``)."""
+
+
+def _specifier_call(rvalue: Expression) -> _SpecifierCall | None:
+    if not (isinstance(rvalue, CallExpr) and isinstance(rvalue.callee, RefExpr)):
+        return None
+    callee = rvalue.callee.fullname
+    if callee not in _ANY_SPECIFIER:
+        return None
+    keywords = dataclass_options.keywords_of(rvalue)
+    converter = keywords.get("converter") if callee in _CONVERTER_SPECIFIERS else None
+    if isinstance(converter, NameExpr) and converter.fullname == "builtins.None":
+        converter = None
+    return _SpecifierCall(callee, rvalue, keywords, converter)
 
 
 def _field_name(stmt: object, info: TypeInfo) -> str | None:
     if not isinstance(stmt, AssignmentStmt) or stmt.unanalyzed_type is None:
         return None
-    if len(stmt.lvalues) != 1 or not isinstance(stmt.lvalues[0], NameExpr):
+    lvalues = stmt.lvalues
+    if len(lvalues) != 1 or not isinstance(lvalues[0], NameExpr):
         return None
-    name = stmt.lvalues[0].name
+    name = lvalues[0].name
     sym = info.names.get(name)
-    if sym is None or not isinstance(sym.node, Var) or sym.node.is_classvar:
+    node = None if sym is None else sym.node
+    if not isinstance(node, Var) or node.is_classvar:
         return None
-    analysed = get_proper_type(stmt.type)
+    analysed = stmt.type
+    if not isinstance(analysed, ProperType):  # an alias
+        analysed = _proper_type(analysed)
     if isinstance(analysed, Instance) and analysed.type.fullname in _NOT_FIELDS:
         return None
     return name
 
 
+def _proper_type(typ: Type | None) -> ProperType | None:
+    """``get_proper_type``, without expanding ``Static[X]`` (it is ``X``): most aliases in
+    field annotations are ``Static``, and expanding one builds a new type."""
+    while (
+        isinstance(typ, TypeAliasType)
+        and typ.alias is not None
+        and typ.alias.fullname == names.STATIC
+        and len(typ.args) == 1
+    ):
+        typ = typ.args[0]
+    return get_proper_type(typ)
+
+
 def _is_static_annotation(
-    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface, in_function: bool
+    stmt: AssignmentStmt, api: SemanticAnalyzerPluginInterface
 ) -> bool | None:
     """Static as written, in any spelling (see ``static_spelling``); None while unresolved.
-    Most annotations are told apart without looking up their names (``plainly_not_static``)."""
-    if not in_function and plainly_not_static(stmt.type, stmt.unanalyzed_type):
-        return False
+    Asked only when ``plainly_not_static``, which looks no name up, cannot tell."""
     return is_static_spelling(
         stmt.type,
         stmt.unanalyzed_type,
@@ -201,29 +256,28 @@ _FIELD_SPECIFIERS = frozenset(
 )
 # Field specifiers that take `converter=`.
 _CONVERTER_SPECIFIERS = frozenset({names.FIELD, names.STATIC_FIELD})
+# Every call read for a field: also the specifiers only ``dataclass_options`` knows.
+_ANY_SPECIFIER = _FIELD_SPECIFIERS | dataclass_options.FIELD_SPECIFIERS
 # Field specifiers whose fields are always static: jax_dataclasses' `static_field()` and
 # JAX's `jax.tree.static()`.
 _STATIC_SPECIFIERS = frozenset({names.STATIC_FIELD, names.JAX_TREE_STATIC})
 
 
-def _kind(rvalue: Expression, is_static_annotation: bool) -> str:
+def _kind(call: _SpecifierCall, is_static_annotation: bool) -> str:
     """The shared rule (``_jaxdc_rules.kinds``) on the literal keywords of a field
     specifier's call (``field(...)``, ``static_field(...)``, ``jax.tree.static(...)``,
     ``dataclasses.field(...)``) and the annotation."""
-    if not (
-        isinstance(rvalue, CallExpr)
-        and isinstance(rvalue.callee, RefExpr)
-        and rvalue.callee.fullname in _FIELD_SPECIFIERS
-    ):
+    if call.callee not in _FIELD_SPECIFIERS:
         return STATIC if is_static_annotation else DATA
-    keywords = {name: arg for name, arg in zip(rvalue.arg_names, rvalue.args, strict=True) if name}
-    if rvalue.callee.fullname == names.COMPAT_FLAX_FIELD and rvalue.arg_names[:1] == [None]:
-        keywords["pytree_node"] = rvalue.args[0]  # flax's `field(False)`
+    keywords = call.keywords
+    pytree_node = keywords.get("pytree_node")
+    if call.callee == names.COMPAT_FLAX_FIELD and call.call.arg_names[:1] == [None]:
+        pytree_node = call.call.args[0]  # flax's `field(False)`
     try:
         static = explicit_static(
             static=_literal_bool(keywords.get("static")),
-            pytree_node=_literal_bool(keywords.get("pytree_node")),
-            static_field=rvalue.callee.fullname in _STATIC_SPECIFIERS,
+            pytree_node=_literal_bool(pytree_node),
+            static_field=call.callee in _STATIC_SPECIFIERS,
         )
     except ValueError:  # contradicting spellings: the runtime rejects the field() call
         return UNKNOWN

@@ -42,9 +42,14 @@ from .types_walk import ModuleMemo, verdict_modules, verdict_triggers
 
 class Handlers:
     def __init__(
-        self, config: PluginConfig, options: Options, resolve: Callable[[str], str | None]
+        self,
+        config: PluginConfig,
+        options: Options,
+        resolve: Callable[[str], str | None],
+        fields_recorded: Callable[[str, list[str]], None],
     ) -> None:
         self._classes = ClassChecker(config, resolve)
+        self._fields_recorded = fields_recorded  # (class fullname, field names): see `_record`
         # Wildcard dependencies serve only the daemon's fine-grained mode (and caches
         # written for it); a plain run would compute them for nothing.
         self._fine_grained = options.fine_grained_incremental or options.cache_fine_grained
@@ -103,9 +108,10 @@ class Handlers:
 
     def _record(self, ctx: ClassDefContext, keywords: dict[str, Expression]) -> None:
         info = ctx.cls.info
-        dataclass_options.record(info, keywords)
-        if record_fields(ctx) is None:
+        recorded = record_fields(ctx, keywords)
+        if recorded is None:
             return  # deferred: mypy calls again
+        self._fields_recorded(info.fullname, recorded)
         self._declared.setdefault(info.module_name, {})[info.fullname] = info
         if not self._fine_grained:
             return

@@ -101,7 +101,9 @@ class JaxdcPlugin(Plugin):
         if self._loaded is None:
             from .handlers import Handlers
 
-            self._loaded = Handlers(self._config, self.options, self._class_fullname)
+            self._loaded = Handlers(
+                self._config, self.options, self._class_fullname, self._answer_fields
+            )
             self._install_hook_lookups(functools.partial(getattr, self._loaded))
         return self._loaded
 
@@ -162,7 +164,8 @@ class JaxdcPlugin(Plugin):
     def _attribute_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         """The fields of jaxdc classes, for every attribute mypy checks (a field's
         declaration too); told per class, from its metadata, and forgotten when the daemon
-        reads a module again."""
+        reads a module again. The fields of classes recorded in this run are answered in
+        advance (``_answer_fields``); this is the answer for the rest."""
         owner = fullname.rpartition(".")[0]
         is_jaxdc = self._jaxdc_owners.get(owner)
         if is_jaxdc is None:
@@ -174,10 +177,23 @@ class JaxdcPlugin(Plugin):
             self._jaxdc_owners[owner] = is_jaxdc
         return (self._assign_field if is_jaxdc else None), True
 
+    def _answer_fields(self, owner: str, fields: list[str]) -> None:
+        """Settle the attribute hook's answers for a jaxdc class's fields when they are
+        recorded: mypy asks about every field's declaration (and uses), each a name not
+        asked before, whose miss is a Python call (``_attribute_hook``). The answer is the
+        one that call would give; when the daemon forgets answers, it gives them again."""
+        self._jaxdc_owners[owner] = True
+        prefix = owner + "."
+        for name in fields:
+            self._attribute_answers[prefix + name] = self._assign_field
+
     def _method_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
         if fullname == names.DECORATOR_CALL:
             return self._handler("check_decorated"), True
-        if fullname.endswith(".__init_subclass__"):
+        # mypy simulates `Base.__init_subclass__(...)` for every class, named after the
+        # first base that defines it: `object` for every class but PyTreeNode's subclasses
+        # (PyTreeNode defines it), which are the ones `check_subclass` checks.
+        if fullname.endswith(".__init_subclass__") and fullname != _OBJECT_INIT_SUBCLASS:
             return self._handler("check_subclass"), True
         return None, True
 
@@ -217,6 +233,7 @@ class JaxdcPlugin(Plugin):
 
 
 _Hook = Callable[..., Any]
+_OBJECT_INIT_SUBCLASS = "builtins.object.__init_subclass__"
 
 
 class _Answers(dict[str, "_Hook | None"]):
