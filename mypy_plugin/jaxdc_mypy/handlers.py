@@ -37,7 +37,7 @@ from .replace import (
     replace_function_signature,
     replace_method_signature,
 )
-from .types_walk import ModuleMemo, verdict_modules, verdict_triggers
+from .types_walk import VerdictModules, verdict_triggers
 
 
 class Handlers:
@@ -56,7 +56,7 @@ class Handlers:
         # Module -> its jaxdc classes, filled by `record` and read once the module has been
         # type-checked (both happen in the process that processes the module).
         self._declared: dict[str, dict[str, TypeInfo]] = {}
-        self._verdict_modules: ModuleMemo = {}  # see `indirect_deps`
+        self._verdict_modules = VerdictModules()  # see `indirect_deps`
         self.jit = JitChecker(self._classes)
         self.jax_jit = check_jax_jit
         self.attr = check_attr_call
@@ -172,13 +172,13 @@ class Handlers:
         """A module is read again (the daemon after an edit): what was learnt about its
         classes, and about classes depending on them, may be stale."""
         self._classes.forget()
-        self._verdict_modules.clear()
+        self._verdict_modules.forget()
 
     def indirect_deps(self, file: MypyFile) -> set[str]:
         """Modules of the classes this module's verdicts depend on (see ``hooks``)."""
         modules: set[str] = set()
         for info in self._declared.pop(file.fullname, {}).values():
-            modules |= verdict_modules(info, self._verdict_modules)
+            self._verdict_modules.add(info, modules)
         modules.discard(file.fullname)
         return modules
 

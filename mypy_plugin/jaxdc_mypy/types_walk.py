@@ -25,7 +25,6 @@ from mypy.types import (
 )
 
 from .compat import class_trigger
-from .describe import memo_key
 from .fields import own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
@@ -38,48 +37,114 @@ _STDLIB_CORE = frozenset(
 def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     """Classes whose change may change a verdict on a field ``info`` declares."""
     types = own_field_types(info)
-    yield from _classes_mentioned([t for k, t in types if k == STATIC], into_dataclasses=True)
-    yield from _classes_mentioned([t for k, t in types if k == DATA], into_dataclasses=False)
+    ancestors = _Ancestors()
+    yield from _mro_classes([t for k, t in types if k == STATIC], True, ancestors)
+    yield from _mro_classes([t for k, t in types if k == DATA], False, ancestors)
 
 
-# Modules found per field type, one table per kind of walk: whether it enters dataclasses
-# (see the module docstring), a static field's walk does and a data field's does not.
-ModuleMemo = dict[bool, dict[object, frozenset[str]]]
+def _mro_classes(
+    types: list[Type], into_dataclasses: bool, ancestors: _Ancestors
+) -> Iterator[TypeInfo]:
+    """The classes in the MROs of ``_classes_written(types)``, each once."""
+    seen: set[str] = set()
+    for written in _classes_written(types, into_dataclasses, ancestors):
+        for info in written.mro:
+            if info.fullname not in seen and info.module_name not in _STDLIB_CORE:
+                seen.add(info.fullname)
+                yield info
 
 
-def verdict_modules(info: TypeInfo, memo: ModuleMemo) -> set[str]:
-    """The modules of ``verdict_classes(info)``, each field type walked once per run
-    (``memo``: most classes share their field types, such as ``jax.Array``, or types
-    walked alike, see ``describe.memo_key``)."""
-    static_walks = memo.setdefault(True, {})
-    data_walks = memo.setdefault(False, {})
-    modules: set[str] = set()
-    for kind, typ in own_field_types(info):
-        if kind == STATIC:
-            walks, into_dataclasses = static_walks, True
-        elif kind == DATA:
-            walks, into_dataclasses = data_walks, False
-        else:
-            continue  # an excluded field: no verdict
+class _Ancestors:
+    """What walks read of a class's MRO, read once per class: its modules, and the
+    dataclasses a static field's walk enters (none for most classes, such as ``str``)."""
+
+    def __init__(self) -> None:
+        self._modules: dict[TypeInfo, frozenset[str]] = {}
+        self._dataclasses: dict[TypeInfo, tuple[TypeInfo, ...]] = {}
+
+    def modules(self, info: TypeInfo) -> frozenset[str]:
+        found = self._modules.get(info)
+        if found is None:
+            found = self._modules[info] = frozenset(
+                c.module_name for c in info.mro if c.module_name not in _STDLIB_CORE
+            )
+        return found
+
+    def dataclasses(self, info: TypeInfo) -> tuple[TypeInfo, ...]:
+        found = self._dataclasses.get(info)
+        if found is None:
+            found = self._dataclasses[info] = tuple(
+                c
+                for c in info.mro
+                if "dataclass" in c.metadata and c.module_name not in _STDLIB_CORE
+            )
+        return found
+
+
+class VerdictModules:
+    """The modules of ``verdict_classes(info)``, for one run's classes, with what they share
+    found once: the modules of each field type (most classes have the same ones, such as
+    ``jax.Array`` or ``str``), and of each class's MRO (a type walked for the first time
+    often mentions a class walked before, such as ``PyTreeNode`` or a user dataclass)."""
+
+    def __init__(self) -> None:
+        # Modules found per field type, one table per kind of walk: whether it enters
+        # dataclasses (see the module docstring), a static field's walk does and a data
+        # field's does not.
+        self._static_walks: dict[Type, frozenset[str]] = {}
+        self._data_walks: dict[Type, frozenset[str]] = {}
+        self._ancestors = _Ancestors()
+
+    def forget(self) -> None:
+        """A class may have changed (the daemon read a module again)."""
+        self._static_walks.clear()
+        self._data_walks.clear()
+        self._ancestors = _Ancestors()
+
+    def add(self, info: TypeInfo, modules: set[str]) -> None:
+        """Add the modules of ``verdict_classes(info)`` to ``modules``."""
+        for kind, typ in own_field_types(info):
+            if kind == DATA:
+                walks, into_dataclasses = self._data_walks, False
+            elif kind == STATIC:
+                walks, into_dataclasses = self._static_walks, True
+            else:
+                continue  # an excluded field: no verdict
+            try:
+                found = walks.get(typ)
+            except TypeError:  # a type mypy cannot hash: walked every time
+                modules |= self._walk(typ, into_dataclasses)
+                continue
+            if found is None:  # met for the first time: was a type walked alike?
+                found = walks[typ] = self._walked_alike(_walk_start(typ), walks, into_dataclasses)
+            modules |= found
+
+    def _walked_alike(
+        self, start: Type, walks: dict[Type, frozenset[str]], into_dataclasses: bool
+    ) -> frozenset[str]:
         try:
-            found = walks.get(typ)
-        except TypeError:  # a type mypy cannot hash: walked every time
-            modules |= _modules_mentioned(typ, into_dataclasses)
-            continue
-        if found is None:  # met for the first time: was a type walked alike?
-            shared = memo_key(typ)
-            found = walks.get(shared)
-            if found is None:
-                found = walks[shared] = _modules_mentioned(typ, into_dataclasses)
-            walks[typ] = found
-        modules |= found
-    return modules
+            found = walks.get(start)
+        except TypeError:  # what an alias stands for may hold a type mypy cannot hash
+            return self._walk(start, into_dataclasses)
+        if found is None:
+            found = walks[start] = self._walk(start, into_dataclasses)
+        return found
+
+    def _walk(self, typ: Type, into_dataclasses: bool) -> frozenset[str]:
+        modules: set[str] = set()
+        for written in _classes_written([typ], into_dataclasses, self._ancestors):
+            modules |= self._ancestors.modules(written)
+        return frozenset(modules)
 
 
-def _modules_mentioned(typ: Type, into_dataclasses: bool) -> frozenset[str]:
-    return frozenset(
-        c.module_name for c in _classes_mentioned([typ], into_dataclasses=into_dataclasses)
-    )
+def _walk_start(typ: Type) -> Type:
+    """Where the walk of ``typ`` really starts: it reads nothing of an alias but what it
+    stands for, and of a type variable only its bound (each generic class has its own
+    ``T``, and each module its own aliases of ``Static[str]``)."""
+    proper = get_proper_type(typ)
+    while isinstance(proper, TypeVarType):
+        proper = get_proper_type(proper.upper_bound)
+    return proper
 
 
 # Members deciding a verdict besides the attributes: hashing, equality, and `__init__`, whose
@@ -109,13 +174,17 @@ def verdict_triggers(info: TypeInfo) -> Iterator[str]:
             yield class_trigger(f"{depended.fullname}.{name}")
 
 
-def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator[TypeInfo]:
-    """Every class reachable from ``types`` (type arguments, MROs, dataclass fields).
+def _classes_written(
+    types: list[Type], into_dataclasses: bool, ancestors: _Ancestors
+) -> Iterator[TypeInfo]:
+    """The class of every instance type reachable from ``types`` (type arguments, union
+    members, ..., and, entering dataclasses, the attribute types of each dataclass among
+    those classes' MROs), each time it is met.
 
     Each type is visited once: a recursive type (a TypedDict or alias holding itself)
     would otherwise keep the walk going forever.
     """
-    seen: set[str] = set()
+    entered: set[str] = set()
     visited: set[Type] = set()
     pending = list(types)
     while pending:
@@ -126,13 +195,12 @@ def _classes_mentioned(types: list[Type], *, into_dataclasses: bool) -> Iterator
         typ = get_proper_type(written)
         if isinstance(typ, Instance):
             pending.extend(typ.args)
-            for info in typ.type.mro:
-                if info.fullname in seen or info.module_name in _STDLIB_CORE:
-                    continue
-                seen.add(info.fullname)
-                yield info
-                if into_dataclasses and "dataclass" in info.metadata:
-                    pending.extend(_attribute_types(info))
+            yield typ.type
+            if into_dataclasses:
+                for info in ancestors.dataclasses(typ.type):
+                    if info.fullname not in entered:
+                        entered.add(info.fullname)
+                        pending.extend(_attribute_types(info))
         elif isinstance(typ, (TupleType, UnionType)):
             pending.extend(typ.items)
         elif isinstance(typ, TypedDictType):
