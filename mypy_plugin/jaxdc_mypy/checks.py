@@ -59,30 +59,47 @@ class TypeRules:
         api: CheckerPluginInterface,
     ) -> None:
         self._describer = Describer(modules, api.options)
-        # Verdicts by description: types described alike (`Static[str]` through any alias,
-        # each class's own `T`) are judged once.
-        self._unhashable = _Verdicts(hashability.unhashable_part)
-        self._non_array = _Verdicts(arrays.non_array_part)
+        self._unhashable = _Verdicts(self._describer, hashability.unhashable_part)
+        self._non_array = _Verdicts(self._describer, arrays.non_array_part)
 
     def unhashable_part(self, typ: Type) -> Problem | None:
-        return self._unhashable[self._describer.describe(typ)]
+        try:
+            return self._unhashable[typ]
+        except TypeError:  # a type mypy cannot hash (see ``Describer.describe``)
+            return self._unhashable.judge(typ)
 
     def non_array_part(self, typ: Type) -> Problem | None:
-        return self._non_array[self._describer.describe(typ)]
+        try:
+            return self._non_array[typ]
+        except TypeError:
+            return self._non_array.judge(typ)
 
     def show(self, typ: Type) -> str:
         return show(self._describer.describe(typ))
 
 
-class _Verdicts(dict[td.TypeDesc, "Problem | None"]):
-    """A rule's verdict per description, worked out (``judge``) the first time it is asked."""
+class _Verdicts(dict[Type, "Problem | None"]):
+    """A rule's verdict per type, worked out (``judge``) the first time it is asked.
 
-    def __init__(self, judge: Callable[[td.TypeDesc], Problem | None]) -> None:
+    Kept by the type, so that a type met again (most field types are: ``jax.Array``,
+    ``Static[str]``) costs one lookup, and by its description, so that types described
+    alike (`Static[str]` through any alias, each class's own `T`) are judged once."""
+
+    def __init__(self, describer: Describer, rule: Callable[[td.TypeDesc], Problem | None]):
         super().__init__()
-        self._judge = judge
+        self._describer = describer
+        self._rule = rule
+        self._by_description: dict[td.TypeDesc, Problem | None] = {}
 
-    def __missing__(self, desc: td.TypeDesc) -> Problem | None:
-        verdict = self[desc] = self._judge(desc)
+    def __missing__(self, typ: Type) -> Problem | None:
+        verdict = self[typ] = self.judge(typ)
+        return verdict
+
+    def judge(self, typ: Type) -> Problem | None:
+        desc = self._describer.describe(typ)
+        if desc in self._by_description:
+            return self._by_description[desc]
+        verdict = self._by_description[desc] = self._rule(desc)
         return verdict
 
 
