@@ -36,7 +36,14 @@ from .config import ClassNames, PluginConfig
 from .converters import own_converters
 from .dataclass_options import decorator_keywords
 from .describe import Describer, class_name
-from .fields import PytreeField, declares_converters, declaring_statements, pytree_fields
+from .fields import (
+    PytreeField,
+    declares_converters,
+    declaring_statements,
+    inherits_fields,
+    own_field_declarations,
+    pytree_fields,
+)
 from .shapes import ShapeChecker
 from .static_bound import retract_bound_errors
 
@@ -168,21 +175,21 @@ class ClassChecker:
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
         instance = compat.self_instance(info)
-        for field in pytree_fields(info):
-            if field.kind not in (DATA, STATIC):
-                continue
-            typ = compat.member_type(instance, field.name)
-            if typ is None or (field.owner is not info and _inherited_as_is(instance, field, typ)):
-                continue
-            # Most fields pass: judged here, with a message built only for a problem.
-            if field.kind == STATIC:
-                problem = rules.unhashable_part(typ)
-                if problem is not None or self._warn_float_statics:
-                    self._report_static(rules, field, info, typ, problem, api)
-            else:
-                problem = rules.non_array_part(typ)
-                if problem is not None and (problem is not UNKNOWN or self._check_any):
-                    self._report_data(rules, field, info, typ, problem, api)
+        if inherits_fields(info):
+            for field in pytree_fields(info):
+                if field.kind not in (DATA, STATIC):
+                    continue
+                typ = compat.member_type(instance, field.name)
+                if typ is not None and (
+                    field.owner is info or not _inherited_as_is(instance, field, typ)
+                ):
+                    self._judge(rules, info, field.name, field.kind, field.owner, typ, api)
+        else:  # most classes: each field is declared here, of the kind recorded for it
+            for name, kind, typ in own_field_declarations(info):
+                if kind in (DATA, STATIC):
+                    if instance.args:  # `T` as seen on `C[T]` (mypy's own `member_type`)
+                        typ = compat.as_seen_from(typ, instance, info)
+                    self._judge(rules, info, name, kind, info, typ, api)
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
@@ -202,10 +209,32 @@ class ClassChecker:
         value (Optional included) and the opt-in check (``warn_float_statics``) is on."""
         return _float_kind(typ) if self._warn_float_statics else None
 
+    def _judge(
+        self,
+        rules: TypeRules,
+        info: TypeInfo,
+        name: str,
+        kind: str,
+        owner: TypeInfo,
+        typ: Type,
+        api: CheckerPluginInterface,
+    ) -> None:
+        """Report field ``name`` of ``info`` (declared by ``owner``) if its type is bad for
+        its kind. Most fields pass: a message is built only for a problem."""
+        if kind == STATIC:
+            problem = rules.unhashable_part(typ)
+            if problem is not None or self._warn_float_statics:
+                self._report_static(rules, name, owner, info, typ, problem, api)
+        else:
+            problem = rules.non_array_part(typ)
+            if problem is not None and (problem is not UNKNOWN or self._check_any):
+                self._report_data(rules, name, owner, info, typ, problem, api)
+
     def _report_static(
         self,
         rules: TypeRules,
-        field: PytreeField,
+        name: str,
+        owner: TypeInfo,
         info: TypeInfo,
         typ: Type,
         problem: Problem | None,
@@ -213,17 +242,18 @@ class ClassChecker:
     ) -> None:
         """An unhashable static field, else one of type float (when that check is on)."""
         if problem is not None:
-            message = messages.static_unhashable(field.name, class_name(info), problem)
-            message.report(api, _where(info, field))
+            message = messages.static_unhashable(name, class_name(info), problem)
+            message.report(api, _where(info, name, owner))
         elif kind := self.float_static(typ):
             shown = rules.show(typ)
-            message = messages.float_static_field(field.name, class_name(info), shown, kind)
-            message.report(api, _where(info, field))
+            message = messages.float_static_field(name, class_name(info), shown, kind)
+            message.report(api, _where(info, name, owner))
 
     def _report_data(
         self,
         rules: TypeRules,
-        field: PytreeField,
+        name: str,
+        owner: TypeInfo,
         info: TypeInfo,
         typ: Type,
         problem: Problem,
@@ -231,10 +261,10 @@ class ClassChecker:
     ) -> None:
         shown, cls = rules.show(typ), class_name(info)
         if problem is UNKNOWN:
-            message = messages.data_any(field.name, cls, shown)
+            message = messages.data_any(name, cls, shown)
         else:
-            message = messages.data_not_arraylike(field.name, cls, shown, problem)
-        message.report(api, _where(info, field))
+            message = messages.data_not_arraylike(name, cls, shown, problem)
+        message.report(api, _where(info, name, owner))
 
     def _warn_unresolved(self, api: CheckerPluginInterface) -> None:
         """A configured name that cannot name a class gets a warning (once), not silence."""
@@ -351,11 +381,11 @@ def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
     return False
 
 
-def _where(info: TypeInfo, field: PytreeField) -> Context:
-    """The field's own line if ``info`` declares it, else the class line (looked up only
-    when there is something to report)."""
-    if field.owner is info:
-        statement = declaring_statements(info).get(field.name)
+def _where(info: TypeInfo, name: str, owner: TypeInfo) -> Context:
+    """The field's own line if ``info`` declares it (is its ``owner``), else the class
+    line (looked up only when there is something to report)."""
+    if owner is info:
+        statement = declaring_statements(info).get(name)
         if statement is not None:
             return statement
     return info.defn
