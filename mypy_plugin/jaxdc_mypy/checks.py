@@ -175,21 +175,17 @@ class ClassChecker:
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
         instance = compat.self_instance(info)
-        if inherits_fields(info):
-            for field in pytree_fields(info):
-                if field.kind not in (DATA, STATIC):
-                    continue
-                typ = compat.member_type(instance, field.name)
-                if typ is not None and (
-                    field.owner is info or not _inherited_as_is(instance, field, typ)
-                ):
-                    self._judge(rules, info, field.name, field.kind, field.owner, typ, api)
-        else:  # most classes: each field is declared here, of the kind recorded for it
-            for name, kind, typ in own_field_declarations(info):
-                if kind in (DATA, STATIC):
-                    if instance.args:  # `T` as seen on `C[T]` (mypy's own `member_type`)
-                        typ = compat.as_seen_from(typ, instance, info)
-                    self._judge(rules, info, name, kind, info, typ, api)
+        fields, inherited = _fields_to_judge(info, instance)
+        for name, kind, typ in fields:
+            # Most fields pass: judged here, with a message built only for a problem.
+            if kind == STATIC:
+                problem = rules.unhashable_part(typ)
+                if problem is not None or self._warn_float_statics:
+                    self._report_static(rules, name, name in inherited, info, typ, problem, api)
+            elif kind == DATA:
+                problem = rules.non_array_part(typ)
+                if problem is not None and (problem is not UNKNOWN or self._check_any):
+                    self._report_data(rules, name, name in inherited, info, typ, problem, api)
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
@@ -209,32 +205,11 @@ class ClassChecker:
         value (Optional included) and the opt-in check (``warn_float_statics``) is on."""
         return _float_kind(typ) if self._warn_float_statics else None
 
-    def _judge(
-        self,
-        rules: TypeRules,
-        info: TypeInfo,
-        name: str,
-        kind: str,
-        owner: TypeInfo,
-        typ: Type,
-        api: CheckerPluginInterface,
-    ) -> None:
-        """Report field ``name`` of ``info`` (declared by ``owner``) if its type is bad for
-        its kind. Most fields pass: a message is built only for a problem."""
-        if kind == STATIC:
-            problem = rules.unhashable_part(typ)
-            if problem is not None or self._warn_float_statics:
-                self._report_static(rules, name, owner, info, typ, problem, api)
-        else:
-            problem = rules.non_array_part(typ)
-            if problem is not None and (problem is not UNKNOWN or self._check_any):
-                self._report_data(rules, name, owner, info, typ, problem, api)
-
     def _report_static(
         self,
         rules: TypeRules,
         name: str,
-        owner: TypeInfo,
+        inherited: bool,
         info: TypeInfo,
         typ: Type,
         problem: Problem | None,
@@ -243,17 +218,17 @@ class ClassChecker:
         """An unhashable static field, else one of type float (when that check is on)."""
         if problem is not None:
             message = messages.static_unhashable(name, class_name(info), problem)
-            message.report(api, _where(info, name, owner))
+            message.report(api, _where(info, name, inherited))
         elif kind := self.float_static(typ):
             shown = rules.show(typ)
             message = messages.float_static_field(name, class_name(info), shown, kind)
-            message.report(api, _where(info, name, owner))
+            message.report(api, _where(info, name, inherited))
 
     def _report_data(
         self,
         rules: TypeRules,
         name: str,
-        owner: TypeInfo,
+        inherited: bool,
         info: TypeInfo,
         typ: Type,
         problem: Problem,
@@ -264,7 +239,7 @@ class ClassChecker:
             message = messages.data_any(name, cls, shown)
         else:
             message = messages.data_not_arraylike(name, cls, shown, problem)
-        message.report(api, _where(info, name, owner))
+        message.report(api, _where(info, name, inherited))
 
     def _warn_unresolved(self, api: CheckerPluginInterface) -> None:
         """A configured name that cannot name a class gets a warning (once), not silence."""
@@ -370,6 +345,37 @@ def _not_frozen(defn: ClassDef) -> tuple[str, Context] | None:
     return None
 
 
+_NOTHING_INHERITED: frozenset[str] = frozenset()
+
+
+def _fields_to_judge(
+    info: TypeInfo, instance: Instance
+) -> tuple[list[tuple[str, str, Type]], frozenset[str] | set[str]]:
+    """(name, kind, type as seen on ``info``) of the fields of ``info`` to judge: those it
+    declares, and those it inherits with a type it changes (whose names come second)."""
+    if not inherits_fields(info):  # most classes: each field is declared here
+        declared = own_field_declarations(info)
+        if instance.args:  # `T` as seen on `C[T]`, as `compat.member_type` gives it
+            declared = [
+                (name, kind, compat.as_seen_from(typ, instance, info))
+                for name, kind, typ in declared
+            ]
+        return declared, _NOTHING_INHERITED
+    judged, inherited = [], set()
+    for field in pytree_fields(info):
+        if field.kind not in (DATA, STATIC):
+            continue
+        typ = compat.member_type(instance, field.name)
+        if typ is None:
+            continue
+        if field.owner is not info:
+            if _inherited_as_is(instance, field, typ):
+                continue
+            inherited.add(field.name)
+        judged.append((field.name, field.kind, typ))
+    return judged, inherited
+
+
 def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
     """Whether a direct base that has ``field`` declares it with the same type ``typ``
     (in its own terms: ``Base[T]`` declares ``T``, which ``Base[list[int]]`` changes)."""
@@ -381,10 +387,10 @@ def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
     return False
 
 
-def _where(info: TypeInfo, name: str, owner: TypeInfo) -> Context:
-    """The field's own line if ``info`` declares it (is its ``owner``), else the class
-    line (looked up only when there is something to report)."""
-    if owner is info:
+def _where(info: TypeInfo, name: str, inherited: bool) -> Context:
+    """The field's own line if ``info`` declares it, else the class line (looked up only
+    when there is something to report)."""
+    if not inherited:
         statement = declaring_statements(info).get(name)
         if statement is not None:
             return statement
