@@ -153,17 +153,7 @@ def inherits_fields(info: TypeInfo) -> bool:
 
 def own_field_types(info: TypeInfo) -> list[tuple[str, Type]]:
     """(kind, analysed type) of each field ``info`` itself declares."""
-    stored = info.metadata.get(names.METADATA_KEY)
-    if stored is None:
-        return []
-    symbols = info.names
-    types = []
-    for name, entry in stored["fields"].items():
-        sym = symbols.get(name)
-        node = sym.node if sym is not None else None
-        if isinstance(node, Var) and node.type is not None:
-            types.append((entry["kind"], node.type))
-    return types
+    return [(kind, typ) for _, kind, typ in own_field_declarations(info)]
 
 
 def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
