@@ -36,7 +36,14 @@ from .config import ClassNames, PluginConfig
 from .converters import own_converters
 from .dataclass_options import decorator_keywords
 from .describe import Describer, class_name
-from .fields import PytreeField, declares_converters, declaring_statements, pytree_fields
+from .fields import (
+    PytreeField,
+    declares_converters,
+    declaring_statements,
+    inherits_fields,
+    own_field_declarations,
+    pytree_fields,
+)
 from .shapes import ShapeChecker
 from .static_bound import retract_bound_errors
 
@@ -59,30 +66,47 @@ class TypeRules:
         api: CheckerPluginInterface,
     ) -> None:
         self._describer = Describer(modules, api.options)
-        # Verdicts by description: types described alike (`Static[str]` through any alias,
-        # each class's own `T`) are judged once.
-        self._unhashable = _Verdicts(hashability.unhashable_part)
-        self._non_array = _Verdicts(arrays.non_array_part)
+        self._unhashable = _Verdicts(self._describer, hashability.unhashable_part)
+        self._non_array = _Verdicts(self._describer, arrays.non_array_part)
 
     def unhashable_part(self, typ: Type) -> Problem | None:
-        return self._unhashable[self._describer.describe(typ)]
+        try:
+            return self._unhashable[typ]
+        except TypeError:  # a type mypy cannot hash (see ``Describer.describe``)
+            return self._unhashable.judge(typ)
 
     def non_array_part(self, typ: Type) -> Problem | None:
-        return self._non_array[self._describer.describe(typ)]
+        try:
+            return self._non_array[typ]
+        except TypeError:
+            return self._non_array.judge(typ)
 
     def show(self, typ: Type) -> str:
         return show(self._describer.describe(typ))
 
 
-class _Verdicts(dict[td.TypeDesc, "Problem | None"]):
-    """A rule's verdict per description, worked out (``judge``) the first time it is asked."""
+class _Verdicts(dict[Type, "Problem | None"]):
+    """A rule's verdict per type, worked out (``judge``) the first time it is asked.
 
-    def __init__(self, judge: Callable[[td.TypeDesc], Problem | None]) -> None:
+    Kept by the type, so that a type met again (most field types are: ``jax.Array``,
+    ``Static[str]``) costs one lookup, and by its description, so that types described
+    alike (`Static[str]` through any alias, each class's own `T`) are judged once."""
+
+    def __init__(self, describer: Describer, rule: Callable[[td.TypeDesc], Problem | None]):
         super().__init__()
-        self._judge = judge
+        self._describer = describer
+        self._rule = rule
+        self._by_description: dict[td.TypeDesc, Problem | None] = {}
 
-    def __missing__(self, desc: td.TypeDesc) -> Problem | None:
-        verdict = self[desc] = self._judge(desc)
+    def __missing__(self, typ: Type) -> Problem | None:
+        verdict = self[typ] = self.judge(typ)
+        return verdict
+
+    def judge(self, typ: Type) -> Problem | None:
+        desc = self._describer.describe(typ)
+        if desc in self._by_description:
+            return self._by_description[desc]
+        verdict = self._by_description[desc] = self._rule(desc)
         return verdict
 
 
@@ -151,21 +175,17 @@ class ClassChecker:
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
         instance = compat.self_instance(info)
-        for field in pytree_fields(info):
-            if field.kind not in (DATA, STATIC):
-                continue
-            typ = compat.member_type(instance, field.name)
-            if typ is None or (field.owner is not info and _inherited_as_is(instance, field, typ)):
-                continue
+        fields, inherited = _fields_to_judge(info, instance)
+        for name, kind, typ in fields:
             # Most fields pass: judged here, with a message built only for a problem.
-            if field.kind == STATIC:
+            if kind == STATIC:
                 problem = rules.unhashable_part(typ)
                 if problem is not None or self._warn_float_statics:
-                    self._report_static(rules, field, info, typ, problem, api)
-            else:
+                    self._report_static(rules, name, name in inherited, info, typ, problem, api)
+            elif kind == DATA:
                 problem = rules.non_array_part(typ)
                 if problem is not None and (problem is not UNKNOWN or self._check_any):
-                    self._report_data(rules, field, info, typ, problem, api)
+                    self._report_data(rules, name, name in inherited, info, typ, problem, api)
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
@@ -188,7 +208,8 @@ class ClassChecker:
     def _report_static(
         self,
         rules: TypeRules,
-        field: PytreeField,
+        name: str,
+        inherited: bool,
         info: TypeInfo,
         typ: Type,
         problem: Problem | None,
@@ -196,17 +217,18 @@ class ClassChecker:
     ) -> None:
         """An unhashable static field, else one of type float (when that check is on)."""
         if problem is not None:
-            message = messages.static_unhashable(field.name, class_name(info), problem)
-            message.report(api, _where(info, field))
+            message = messages.static_unhashable(name, class_name(info), problem)
+            message.report(api, _where(info, name, inherited))
         elif kind := self.float_static(typ):
             shown = rules.show(typ)
-            message = messages.float_static_field(field.name, class_name(info), shown, kind)
-            message.report(api, _where(info, field))
+            message = messages.float_static_field(name, class_name(info), shown, kind)
+            message.report(api, _where(info, name, inherited))
 
     def _report_data(
         self,
         rules: TypeRules,
-        field: PytreeField,
+        name: str,
+        inherited: bool,
         info: TypeInfo,
         typ: Type,
         problem: Problem,
@@ -214,10 +236,10 @@ class ClassChecker:
     ) -> None:
         shown, cls = rules.show(typ), class_name(info)
         if problem is UNKNOWN:
-            message = messages.data_any(field.name, cls, shown)
+            message = messages.data_any(name, cls, shown)
         else:
-            message = messages.data_not_arraylike(field.name, cls, shown, problem)
-        message.report(api, _where(info, field))
+            message = messages.data_not_arraylike(name, cls, shown, problem)
+        message.report(api, _where(info, name, inherited))
 
     def _warn_unresolved(self, api: CheckerPluginInterface) -> None:
         """A configured name that cannot name a class gets a warning (once), not silence."""
@@ -323,6 +345,37 @@ def _not_frozen(defn: ClassDef) -> tuple[str, Context] | None:
     return None
 
 
+_NOTHING_INHERITED: frozenset[str] = frozenset()
+
+
+def _fields_to_judge(
+    info: TypeInfo, instance: Instance
+) -> tuple[list[tuple[str, str, Type]], frozenset[str] | set[str]]:
+    """(name, kind, type as seen on ``info``) of the fields of ``info`` to judge: those it
+    declares, and those it inherits with a type it changes (whose names come second)."""
+    if not inherits_fields(info):  # most classes: each field is declared here
+        declared = own_field_declarations(info)
+        if instance.args:  # `T` as seen on `C[T]`, as `compat.member_type` gives it
+            declared = [
+                (name, kind, compat.as_seen_from(typ, instance, info))
+                for name, kind, typ in declared
+            ]
+        return declared, _NOTHING_INHERITED
+    judged, inherited = [], set()
+    for field in pytree_fields(info):
+        if field.kind not in (DATA, STATIC):
+            continue
+        typ = compat.member_type(instance, field.name)
+        if typ is None:
+            continue
+        if field.owner is not info:
+            if _inherited_as_is(instance, field, typ):
+                continue
+            inherited.add(field.name)
+        judged.append((field.name, field.kind, typ))
+    return judged, inherited
+
+
 def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
     """Whether a direct base that has ``field`` declares it with the same type ``typ``
     (in its own terms: ``Base[T]`` declares ``T``, which ``Base[list[int]]`` changes)."""
@@ -334,11 +387,11 @@ def _inherited_as_is(instance: Instance, field: PytreeField, typ: Type) -> bool:
     return False
 
 
-def _where(info: TypeInfo, field: PytreeField) -> Context:
+def _where(info: TypeInfo, name: str, inherited: bool) -> Context:
     """The field's own line if ``info`` declares it, else the class line (looked up only
     when there is something to report)."""
-    if field.owner is info:
-        statement = declaring_statements(info).get(field.name)
+    if not inherited:
+        statement = declaring_statements(info).get(name)
         if statement is not None:
             return statement
     return info.defn

@@ -145,19 +145,30 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
 _new_field = tuple.__new__
 
 
+def inherits_fields(info: TypeInfo) -> bool:
+    """Whether a base of ``info`` declares jaxdc fields. Most classes' bases declare none:
+    then ``pytree_fields`` are just the fields ``info`` declares, of their recorded kinds."""
+    return any(names.METADATA_KEY in base.metadata for base in info.mro[1:])
+
+
 def own_field_types(info: TypeInfo) -> list[tuple[str, Type]]:
     """(kind, analysed type) of each field ``info`` itself declares."""
+    return [(kind, typ) for _, kind, typ in own_field_declarations(info)]
+
+
+def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
+    """(name, kind as recorded, analysed type) of each field ``info`` itself declares."""
     stored = info.metadata.get(names.METADATA_KEY)
     if stored is None:
         return []
     symbols = info.names
-    types = []
+    found = []
     for name, entry in stored["fields"].items():
         sym = symbols.get(name)
         node = sym.node if sym is not None else None
         if isinstance(node, Var) and node.type is not None:
-            types.append((entry["kind"], node.type))
-    return types
+            found.append((name, entry["kind"], node.type))
+    return found
 
 
 def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
