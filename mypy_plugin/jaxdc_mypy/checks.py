@@ -178,14 +178,17 @@ class ClassChecker:
         fields, inherited = _fields_to_judge(info, instance)
         for name, kind, typ in fields:
             # Most fields pass: judged here, with a message built only for a problem.
+            message = None
             if kind == STATIC:
                 problem = rules.unhashable_part(typ)
                 if problem is not None or self._warn_float_statics:
-                    self._report_static(rules, name, name in inherited, info, typ, problem, api)
+                    message = self._static_message(rules, name, info, typ, problem)
             elif kind == DATA:
                 problem = rules.non_array_part(typ)
                 if problem is not None and (problem is not UNKNOWN or self._check_any):
-                    self._report_data(rules, name, name in inherited, info, typ, problem, api)
+                    message = _data_message(rules, name, info, typ, problem)
+            if message is not None:
+                message.report(api, _where(info, name, name in inherited))
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
@@ -205,41 +208,16 @@ class ClassChecker:
         value (Optional included) and the opt-in check (``warn_float_statics``) is on."""
         return _float_kind(typ) if self._warn_float_statics else None
 
-    def _report_static(
-        self,
-        rules: TypeRules,
-        name: str,
-        inherited: bool,
-        info: TypeInfo,
-        typ: Type,
-        problem: Problem | None,
-        api: CheckerPluginInterface,
-    ) -> None:
+    def _static_message(
+        self, rules: TypeRules, name: str, info: TypeInfo, typ: Type, problem: Problem | None
+    ) -> messages.ErrorMessage | None:
         """An unhashable static field, else one of type float (when that check is on)."""
         if problem is not None:
-            message = messages.static_unhashable(name, class_name(info), problem)
-            message.report(api, _where(info, name, inherited))
-        elif kind := self.float_static(typ):
+            return messages.static_unhashable(name, class_name(info), problem)
+        if kind := self.float_static(typ):
             shown = rules.show(typ)
-            message = messages.float_static_field(name, class_name(info), shown, kind)
-            message.report(api, _where(info, name, inherited))
-
-    def _report_data(
-        self,
-        rules: TypeRules,
-        name: str,
-        inherited: bool,
-        info: TypeInfo,
-        typ: Type,
-        problem: Problem,
-        api: CheckerPluginInterface,
-    ) -> None:
-        shown, cls = rules.show(typ), class_name(info)
-        if problem is UNKNOWN:
-            message = messages.data_any(name, cls, shown)
-        else:
-            message = messages.data_not_arraylike(name, cls, shown, problem)
-        message.report(api, _where(info, name, inherited))
+            return messages.float_static_field(name, class_name(info), shown, kind)
+        return None
 
     def _warn_unresolved(self, api: CheckerPluginInterface) -> None:
         """A configured name that cannot name a class gets a warning (once), not silence."""
@@ -255,6 +233,16 @@ class ClassChecker:
 
 
 _FLOAT_KINDS = {"builtins.float": "float", "builtins.complex": "complex"}
+
+
+def _data_message(
+    rules: TypeRules, name: str, info: TypeInfo, typ: Type, problem: Problem
+) -> messages.ErrorMessage:
+    """A data field that is not array-like, or (with ``check_any``) typed ``Any``."""
+    shown, cls = rules.show(typ), class_name(info)
+    if problem is UNKNOWN:
+        return messages.data_any(name, cls, shown)
+    return messages.data_not_arraylike(name, cls, shown, problem)
 
 
 def _float_kind(typ: Type) -> str | None:

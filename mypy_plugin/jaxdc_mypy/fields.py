@@ -151,11 +151,6 @@ def inherits_fields(info: TypeInfo) -> bool:
     return any(names.METADATA_KEY in base.metadata for base in info.mro[1:])
 
 
-def own_field_types(info: TypeInfo) -> list[tuple[str, Type]]:
-    """(kind, analysed type) of each field ``info`` itself declares."""
-    return [(kind, typ) for _, kind, typ in own_field_declarations(info)]
-
-
 def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
     """(name, kind as recorded, analysed type) of each field ``info`` itself declares."""
     stored = info.metadata.get(names.METADATA_KEY)

@@ -25,7 +25,7 @@ from mypy.types import (
 )
 
 from .compat import class_trigger
-from .fields import own_field_types
+from .fields import own_field_declarations
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
 # walk short (every container type would otherwise add a dozen ABCs).
@@ -36,10 +36,10 @@ _STDLIB_CORE = frozenset(
 
 def verdict_classes(info: TypeInfo) -> Iterator[TypeInfo]:
     """Classes whose change may change a verdict on a field ``info`` declares."""
-    types = own_field_types(info)
+    declared = own_field_declarations(info)
     ancestors = _Ancestors()
-    yield from _mro_classes([t for k, t in types if k == STATIC], True, ancestors)
-    yield from _mro_classes([t for k, t in types if k == DATA], False, ancestors)
+    yield from _mro_classes([t for _, k, t in declared if k == STATIC], True, ancestors)
+    yield from _mro_classes([t for _, k, t in declared if k == DATA], False, ancestors)
 
 
 def _mro_classes(
@@ -103,7 +103,7 @@ class VerdictModules:
 
     def add(self, info: TypeInfo, modules: set[str]) -> None:
         """Add the modules of ``verdict_classes(info)`` to ``modules``."""
-        for kind, typ in own_field_types(info):
+        for _, kind, typ in own_field_declarations(info):
             if kind == DATA:
                 walks, into_dataclasses = self._data_walks, False
             elif kind == STATIC:
