@@ -7,6 +7,8 @@ settings stop mypy with a message naming the file, section and key, not a traceb
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import checkers
 import pytest
 from checkers import Project
@@ -165,6 +167,13 @@ def test_float_statics_are_reported_only_when_asked(project: Project, spelling: 
             "pyproject.toml: [tool.jaxdc-mypy] check_any must be true or false, not 'yes'",
         ),
         ('[tool]\njaxdc-mypy = "on"', "pyproject.toml: [tool.jaxdc-mypy] must be a table"),
+        # Empty, but not a table: still wrong (only a missing or empty table means defaults).
+        ('[tool]\njaxdc-mypy = ""', "pyproject.toml: [tool.jaxdc-mypy] must be a table"),
+        (
+            '[tool.jaxdc-mypy]\nextra_array_types = ["lib..Tensor"]',
+            "pyproject.toml: [tool.jaxdc-mypy] extra_array_types: 'lib..Tensor' is not a fully "
+            "qualified class name (expected 'package.module.Class')",
+        ),
     ],
 )
 def test_bad_settings_stop_mypy_with_a_clear_message(
@@ -184,3 +193,13 @@ def test_bad_ini_setting(project: Project) -> None:
     run = project.mypy("--config-file", "mypy.ini", ".")
     assert run.exit_code == 2
     assert "mypy.ini: [jaxdc-mypy] check_any must be true or false, not 'maybe'" in run.stderr
+
+
+def test_class_names_may_be_any_python_identifiers(tmp_path: Path) -> None:
+    from jaxdc_mypy import config
+
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.jaxdc-mypy]\nextra_array_types = ["bibliothèque.tenseurs.Tenseur"]\n')
+    assert config.load(str(path)).extra_array_types == ("bibliothèque.tenseurs.Tenseur",)
+    path.write_text("[tool.other]\nx = 1\n")
+    assert config.load(str(path)) == config.PluginConfig()

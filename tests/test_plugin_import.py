@@ -27,6 +27,19 @@ def test_plugin_class_never_imports_jax() -> None:
     assert not {m for m in loaded if m.split(".")[0] in ("jax", "jaxlib", "numpy")}
 
 
+def test_a_run_that_calls_no_hook_loads_neither_rules_nor_wording() -> None:
+    """Every mypy run makes the plugin (a warm run does only that): it reads the settings
+    and the source digest, and leaves the rule modules and the shared wording unloaded."""
+    loaded = _loaded_after(
+        "import jaxdc_mypy\nfrom mypy.options import Options\n"
+        "options = Options()\noptions.config_file = 'pyproject.toml'\n"
+        "jaxdc_mypy.plugin('2.0')(options)"
+    )
+    assert "jaxdc_mypy.config" in loaded
+    lazy = {"jaxdc_mypy.handlers", "jaxdc_mypy.static_spelling", "_jaxdc_rules.messages"}
+    assert not lazy & loaded
+
+
 def test_version_is_the_distribution_version() -> None:
     # mypy keys its cache on the entry module's __version__; a release must change it.
     from importlib import metadata

@@ -3,6 +3,10 @@
 Same places pydantic's plugin reads its settings from, so users find them where they
 expect. Every problem raises :class:`ConfigError` with the file, the section and the key,
 which the plugin turns into a clean exit instead of a traceback inside mypy. Pure Python.
+
+Every mypy run, warm ones too, reads the settings, and most find none: the wording of the
+errors (``_jaxdc_rules.messages``, the largest module the plugin loads) is imported only
+when a section is there to be checked, and nothing is compiled at import.
 """
 
 from __future__ import annotations
@@ -13,8 +17,6 @@ import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from _jaxdc_rules import messages
-
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # mypy itself depends on tomli before 3.11
@@ -22,7 +24,6 @@ else:  # mypy itself depends on tomli before 3.11
 
 TOML_SECTION = "tool.jaxdc-mypy"
 INI_SECTION = "jaxdc-mypy"
-_DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 
 
 class ConfigError(Exception):
@@ -67,8 +68,6 @@ def load(config_file: str | None) -> PluginConfig:
             with open(config_file, "rb") as f:
                 section = tomllib.load(f).get("tool", {}).get("jaxdc-mypy", {})
             where = f"{config_file}: [{TOML_SECTION}]"
-            if not isinstance(section, dict):
-                raise ConfigError(messages.config_not_a_table(where))
             return _parse(section, where, from_ini=False)
         parser = configparser.ConfigParser()
         parser.read(config_file)
@@ -76,10 +75,19 @@ def load(config_file: str | None) -> PluginConfig:
             return PluginConfig()
         return _parse(dict(parser[INI_SECTION]), f"{config_file}: [{INI_SECTION}]", from_ini=True)
     except (OSError, tomllib.TOMLDecodeError, configparser.Error) as exc:
+        from _jaxdc_rules import messages
+
         raise ConfigError(messages.config_unreadable(config_file, exc)) from exc
 
 
-def _parse(section: dict[str, Any], where: str, *, from_ini: bool) -> PluginConfig:
+def _parse(section: Any, where: str, *, from_ini: bool) -> PluginConfig:
+    """The settings in a section the file has (the TOML one may not be a table)."""
+    if section == {}:
+        return PluginConfig()
+    from _jaxdc_rules import messages
+
+    if not isinstance(section, dict):
+        raise ConfigError(messages.config_not_a_table(where))
     values: dict[str, Any] = {}
     for key, raw in section.items():
         if key in _LIST_KEYS:
@@ -93,12 +101,14 @@ def _parse(section: dict[str, Any], where: str, *, from_ini: bool) -> PluginConf
 
 
 def _names(raw: Any, where: str, *, from_ini: bool) -> tuple[str, ...]:
+    from _jaxdc_rules import messages  # loaded by `_parse`
+
     if from_ini and isinstance(raw, str):
         raw = [part.strip() for part in re.split(r"[,\n]", raw) if part.strip()]
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
         raise ConfigError(messages.config_not_a_list(where))
     for name in raw:
-        if not _DOTTED_NAME.match(name):
+        if not _is_dotted_name(name):
             raise ConfigError(messages.config_not_a_class_name(where, name))
     return tuple(raw)
 
@@ -112,7 +122,15 @@ def _boolean(raw: Any, where: str, *, from_ini: bool) -> bool:
             return False
     if isinstance(raw, bool):
         return raw
+    from _jaxdc_rules import messages  # loaded by `_parse`
+
     raise ConfigError(messages.config_not_a_bool(where, raw))
+
+
+def _is_dotted_name(name: str) -> bool:
+    """``package.module.Class``: a module and a name in it, each part an identifier."""
+    parts = name.split(".")
+    return len(parts) > 1 and all(part.isidentifier() for part in parts)
 
 
 class ClassNames:
