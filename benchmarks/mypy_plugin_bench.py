@@ -7,14 +7,17 @@ one run so machine noise hits both alike:
 
 - cold: no cache at all (jax, numpy and the project are analysed from scratch);
 - project-cold: third-party modules cached, the project not (a fresh checkout);
-- warm: everything cached, nothing changed (the common re-run).
+- warm: everything cached, nothing changed (the common re-run); a tenth of a second, so
+  each round runs it WARM_REPEATS times per variant (noise is as large as the plugin's share).
 
 Time is the mypy process's CPU time (user + sys; steadier than wall time on a shared
-machine); memory its peak resident set size. Prints the median of each and the plugin/plain
-ratio; issue 19's targets are <= 1.05 cold, <= 1.10 project-cold, <= 1.03 warm. The
-measured ratios are in docs/benchmarks.md (and, for real code, `mypy_plugin_real.py`).
-`--large` is the scale check of issue 11: 200 modules x 10 classes
-(2,000 jaxdc classes); its last results are in results-mypy-plugin.md (`--write`).
+machine); memory its peak resident set size. Prints the median of each, the plugin/plain
+ratio of the medians, and the quartiles of the ratios run by run (plugin run over the plain
+run beside it), which show how far the machine's noise reaches. Issue 19's targets are
+<= 1.05 cold, <= 1.10 project-cold, <= 1.03 warm. The measured ratios are in
+docs/benchmarks.md (and, for real code, `mypy_plugin_real.py`). `--large` is the scale
+check of issue 11: 200 modules x 10 classes (2,000 jaxdc classes); its last results are
+in results-mypy-plugin.md (`--write`).
 
     .venv/bin/python benchmarks/mypy_plugin_bench.py [--modules 60] [--classes 10] [--rounds 3]
     .venv/bin/python benchmarks/mypy_plugin_bench.py --large --write
@@ -222,8 +225,15 @@ def third_party_cache(work: Path, variant: str, config: str) -> Path:
     return cache
 
 
+# Warm runs per variant and round: a warm run is short, and its noise is as large as what
+# the plugin adds to it.
+WARM_REPEATS = 5
+
+
 def measure(project: Path, work: Path, rounds: int) -> Samples:
-    """Interleave plain and plugin runs: each round runs every (kind, variant) once."""
+    """Interleave plain and plugin runs: each round runs every (kind, variant), cold and
+    project-cold once, warm ``WARM_REPEATS`` times. The i-th plain and plugin runs of a kind
+    are a pair, run in the same round."""
     warm_plugin_bytecode()
     samples: Samples = {
         kind: {"plain": [], "plugin": []} for kind in ("cold", "project-cold", "warm")
@@ -238,7 +248,8 @@ def measure(project: Path, work: Path, rounds: int) -> Samples:
             cache = work / f"cache-{variant}"
             shutil.rmtree(cache, ignore_errors=True)
             samples["cold"][variant].append(run_mypy(project, cache))
-            samples["warm"][variant].append(run_mypy(project, cache))
+            for _ in range(WARM_REPEATS):
+                samples["warm"][variant].append(run_mypy(project, cache))
             shutil.rmtree(cache)
             shutil.copytree(third_party[variant], cache)
             samples["project-cold"][variant].append(run_mypy(project, cache))
@@ -251,13 +262,14 @@ def report(samples: Samples, modules: int, total: int, rounds: int) -> str:
 
     lines = [
         f"mypy + jaxdc_mypy vs plain mypy: {modules} modules, {total} jaxdc classes, median of "
-        f"{rounds} interleaved rounds; CPU seconds and peak resident memory of the mypy "
-        f"process (Python {platform.python_version()}, mypy {mypy.version.__version__}, jax "
-        f"{jax.__version__}).",
+        f"{rounds} interleaved rounds (warm: {WARM_REPEATS} runs a round); CPU seconds and peak "
+        f"resident memory of the mypy process (Python {platform.python_version()}, mypy "
+        f"{mypy.version.__version__}, jax {jax.__version__}). Time ratio: of the medians; "
+        "run by run: the quartiles of the ratios of paired runs.",
         "",
-        "| run | plain mypy | with plugin | time ratio | plain peak | plugin peak | memory ratio "
-        "| target |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | plain mypy | with plugin | time ratio | run by run | plain peak | plugin peak "
+        "| memory ratio | target |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     # Issue 19's targets (project-cold isolates the plugin's own work: all of it is in the
     # project's modules).
@@ -265,12 +277,24 @@ def report(samples: Samples, modules: int, total: int, rounds: int) -> str:
     for kind, by_variant in samples.items():
         cpu = {v: statistics.median(c for c, _ in runs) for v, runs in by_variant.items()}
         rss = {v: statistics.median(m for _, m in runs) for v, runs in by_variant.items()}
+        q1, q3 = paired_quartiles(
+            [c for c, _ in by_variant["plugin"]], [c for c, _ in by_variant["plain"]]
+        )
         lines.append(
             f"| {kind} | {cpu['plain']:.2f} s | {cpu['plugin']:.2f} s | "
-            f"{cpu['plugin'] / cpu['plain']:.3f} | {rss['plain']:.0f} MiB | "
+            f"{cpu['plugin'] / cpu['plain']:.3f} | {q1:.3f}–{q3:.3f} | {rss['plain']:.0f} MiB | "
             f"{rss['plugin']:.0f} MiB | {rss['plugin'] / rss['plain']:.3f} | {targets[kind]} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def paired_quartiles(plugin: list[float], plain: list[float]) -> tuple[float, float]:
+    """First and third quartiles of the run-by-run ratios plugin[i] / plain[i]."""
+    ratios = [a / b for a, b in zip(plugin, plain, strict=True)]
+    if len(ratios) < 2:
+        return ratios[0], ratios[0]
+    q1, _, q3 = statistics.quantiles(ratios, n=4)
+    return q1, q3
 
 
 # Project sizes (jaxdc classes, 10 per module) of the scale curve in docs/benchmarks.md.

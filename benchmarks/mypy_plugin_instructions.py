@@ -1,4 +1,4 @@
-"""Instructions the mypy plugin adds to a project-cold run, counted by callgrind.
+"""Instructions the mypy plugin adds to a project-cold run and a warm one, by callgrind.
 
 The plugin's targets are CPU-time ratios (``mypy_plugin_bench.py``), but on a shared machine
 those move by 0.01-0.02 between runs: more than most single changes to the plugin save.
@@ -8,7 +8,8 @@ more instructions per second than the plugin's interpreted Python, so the CPU ov
 is a larger fraction than the instruction overhead.
 
 Same generated project and third-party cache as ``mypy_plugin_bench.py`` (default 200
-modules x 10 classes); needs valgrind; a few minutes at the default size.
+modules x 10 classes); the warm run re-checks it over the cache the project-cold run left.
+Needs valgrind; a few minutes at the default size.
 
     .venv/bin/python benchmarks/mypy_plugin_instructions.py [--modules 200] [--write]
 """
@@ -58,32 +59,43 @@ def count(project: Path, cache: Path) -> int:
     return int(found.group(1))
 
 
-def measure(project: Path, work: Path) -> dict[str, int]:
-    """Project-cold instructions of plain mypy and of mypy with the plugin."""
+Counts = dict[str, dict[str, int]]  # run -> variant -> instructions
+RUNS = ("project-cold", "warm")
+
+
+def measure(project: Path, work: Path) -> Counts:
+    """Instructions of plain mypy and of mypy with the plugin, project-cold then warm."""
     bench.warm_plugin_bytecode()
-    counts = {}
+    counts: Counts = {run: {} for run in RUNS}
     for variant, config in (("plain", bench.PLAIN), ("plugin", bench.PLUGIN)):
         third_party = bench.third_party_cache(work, variant, config)
         (project / "pyproject.toml").write_text(config)
         cache = work / f"cache-{variant}"
         shutil.copytree(third_party, cache)
-        counts[variant] = count(project, cache)
+        for run in RUNS:
+            counts[run][variant] = count(project, cache)
     return counts
 
 
-def report(counts: dict[str, int], modules: int, total: int) -> str:
+def report(counts: Counts, modules: int, total: int) -> str:
     import mypy.version
 
-    plain, plugin = counts["plain"], counts["plugin"]
-    return (
-        f"Project-cold mypy run on {modules} modules, {total} jaxdc classes "
+    lines = [
+        f"mypy on {modules} modules, {total} jaxdc classes: project-cold (third-party "
+        "modules cached), then warm over the cache it left "
         f"(`benchmarks/mypy_plugin_instructions.py`; callgrind, PYTHONHASHSEED=0; Python "
-        f"{platform.python_version()}, mypy {mypy.version.__version__}).\n\n"
-        "| plain mypy | with plugin | plugin's own | ratio |\n"
-        "|---|---|---|---|\n"
-        f"| {plain / 1e6:,.0f}M | {plugin / 1e6:,.0f}M | {(plugin - plain) / 1e6:,.0f}M "
-        f"| {plugin / plain:.3f} |\n"
-    )
+        f"{platform.python_version()}, mypy {mypy.version.__version__}).",
+        "",
+        "| run | plain mypy | with plugin | plugin's own | ratio |",
+        "|---|---|---|---|---|",
+    ]
+    for run in RUNS:
+        plain, plugin = counts[run]["plain"], counts[run]["plugin"]
+        lines.append(
+            f"| {run} | {plain / 1e6:,.1f}M | {plugin / 1e6:,.1f}M | "
+            f"{(plugin - plain) / 1e6:,.1f}M | {plugin / plain:.3f} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:

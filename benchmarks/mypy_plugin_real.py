@@ -89,7 +89,9 @@ def measure(python: str, tree: Path, sources: tuple[str, ...], rounds: int) -> S
                 config, cache = Path(tmp) / f"{variant}.ini", Path(tmp) / f"cache-{variant}"
                 shutil.rmtree(cache, ignore_errors=True)
                 samples["cold"][variant].append(run_mypy(python, root, config, cache, sources))
-                samples["warm"][variant].append(run_mypy(python, root, config, cache, sources))
+                for _ in range(mypy_plugin_bench.WARM_REPEATS):  # short runs: more of them
+                    warm = run_mypy(python, root, config, cache, sources)
+                    samples["warm"][variant].append(warm)
     return samples
 
 
@@ -110,8 +112,8 @@ def report(results: dict[str, Samples], rounds: int, python: str) -> str:
     lines = [
         f"mypy + jaxdc_mypy vs plain mypy on the downstream packages' migrated sources "
         f"(`make test-downstream`): CPU seconds of the mypy process, median of {rounds} "
-        f"interleaved rounds (Python {platform.python_version()}, mypy {version[0]}, jax "
-        f"{version[1]}). Target: <= 1.10.",
+        f"interleaved rounds (warm: {mypy_plugin_bench.WARM_REPEATS} runs a round; Python "
+        f"{platform.python_version()}, mypy {version[0]}, jax {version[1]}). Target: <= 1.10.",
         "",
         "| package | cold plain | cold plugin | cold ratio | warm plain | warm plugin "
         "| warm ratio |",
