@@ -93,9 +93,8 @@ PLUGIN_LAYERS = {
     "hooks": 7,
     "__init__": 8,
 }
-# The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules
-# (and the first annotation hook `static_spelling`, which loads the shared wording).
-PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers"), ("hooks", "static_spelling")}
+# The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules.
+PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers")}
 RULES_LAYERS = {
     "__init__": 0,
     "messages": 0,

@@ -36,7 +36,7 @@ def test_a_run_that_calls_no_hook_loads_neither_rules_nor_wording() -> None:
         "jaxdc_mypy.plugin('2.0')(options)"
     )
     assert "jaxdc_mypy.config" in loaded
-    lazy = {"jaxdc_mypy.handlers", "jaxdc_mypy.static_spelling", "_jaxdc_rules.messages"}
+    lazy = {"jaxdc_mypy.handlers", "_jaxdc_rules.messages"}
     assert not lazy & loaded
 
 

@@ -2,8 +2,8 @@
 
 The work is in ``handlers`` (and the rule modules it imports), loaded on the first hook
 call: a warm run, answered from mypy's cache, calls no hook and so never pays for
-importing them, nor the shared wording (``_jaxdc_rules.messages``, which ``static_spelling``
-and the error paths of ``config`` import). Dataclass semantics (``__init__``, frozen,
+importing them, nor the shared wording (``_jaxdc_rules.messages``: ``config`` and
+``static_spelling`` import it only on their error paths). Dataclass semantics (``__init__``, frozen,
 ordering) stay mypy's own ``dataclass_transform`` handling, driven by the stubs.
 """
 
@@ -27,7 +27,7 @@ from mypy.plugin import (
 )
 from mypy.types import Type
 
-from . import compat, config, names
+from . import compat, config, names, static_spelling
 
 if TYPE_CHECKING:
     from .handlers import Handlers
@@ -130,8 +130,6 @@ class JaxdcPlugin(Plugin):
         Asked for every name in every annotation mypy analyses, hence the memo;
         ``get_additional_deps`` forgets a module's answers when the daemon re-reads it.
         """
-        from . import static_spelling  # loads the shared wording: not in runs without hooks
-
         bare = static_spelling.is_bare_static_alias(self.lookup_fully_qualified(fullname))
         if bare is None:
             return None, False  # not analysed yet: mypy defers, and asks again
@@ -140,8 +138,6 @@ class JaxdcPlugin(Plugin):
     def _subscript_static(self, ctx: AnalyzeTypeContext) -> Type:
         static = self.lookup_fully_qualified(names.STATIC)
         assert static is not None and isinstance(static.node, TypeAlias)
-        from . import static_spelling
-
         return static_spelling.subscript_static(static.node, ctx)
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:

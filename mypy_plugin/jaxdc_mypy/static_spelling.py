@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from _jaxdc_rules import messages as text
+from mypy.errorcodes import TYPE_ARG
 from mypy.nodes import Context, PlaceholderNode, SymbolTableNode, TypeAlias
 from mypy.plugin import AnalyzeTypeContext
 from mypy.types import (
@@ -175,7 +175,12 @@ def is_bare_static_alias(sym: SymbolTableNode | None) -> bool | None:
 def subscript_static(static: TypeAlias, ctx: AnalyzeTypeContext) -> Type:
     """``S[T]`` for a bare alias ``S`` of ``static`` (the ``Static`` alias): ``Static[T]``."""
     if len(ctx.type.args) > 1:
-        ctx.api.fail(text.static_alias_arguments(len(ctx.type.args)), ctx.context)
+        from _jaxdc_rules import messages  # an error path: warm runs never load the wording
+
+        # mypy's code for the same mistake on `Static[int, str]` itself
+        ctx.api.fail(
+            messages.static_alias_arguments(len(ctx.type.args)), ctx.context, code=TYPE_ARG
+        )
         return AnyType(TypeOfAny.from_error)
     args = [ctx.api.analyze_type(arg) for arg in ctx.type.args]
     return TypeAliasType(
