@@ -41,6 +41,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import harness
+
 RESULTS = Path(__file__).resolve().parent / "results-mypy-plugin.md"
 
 # Runs mypy in this child process and reports its own CPU time and peak memory, which is
@@ -277,24 +279,16 @@ def report(samples: Samples, modules: int, total: int, rounds: int) -> str:
     for kind, by_variant in samples.items():
         cpu = {v: statistics.median(c for c, _ in runs) for v, runs in by_variant.items()}
         rss = {v: statistics.median(m for _, m in runs) for v, runs in by_variant.items()}
-        q1, q3 = paired_quartiles(
+        # harness.ratio: the ratio of the medians, and the quartiles of the paired runs'
+        time = harness.ratio(
             [c for c, _ in by_variant["plugin"]], [c for c, _ in by_variant["plain"]]
         )
         lines.append(
-            f"| {kind} | {cpu['plain']:.2f} s | {cpu['plugin']:.2f} s | "
-            f"{cpu['plugin'] / cpu['plain']:.3f} | {q1:.3f}–{q3:.3f} | {rss['plain']:.0f} MiB | "
+            f"| {kind} | {cpu['plain']:.2f} s | {cpu['plugin']:.2f} s | {time.ratio:.3f} | "
+            f"{time.q1:.3f}–{time.q3:.3f} | {rss['plain']:.0f} MiB | "
             f"{rss['plugin']:.0f} MiB | {rss['plugin'] / rss['plain']:.3f} | {targets[kind]} |"
         )
     return "\n".join(lines) + "\n"
-
-
-def paired_quartiles(plugin: list[float], plain: list[float]) -> tuple[float, float]:
-    """First and third quartiles of the run-by-run ratios plugin[i] / plain[i]."""
-    ratios = [a / b for a, b in zip(plugin, plain, strict=True)]
-    if len(ratios) < 2:
-        return ratios[0], ratios[0]
-    q1, _, q3 = statistics.quantiles(ratios, n=4)
-    return q1, q3
 
 
 # Project sizes (jaxdc classes, 10 per module) of the scale curve in docs/benchmarks.md.

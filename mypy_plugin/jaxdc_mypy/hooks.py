@@ -3,8 +3,9 @@
 The work is in ``handlers`` (and the rule modules it imports), loaded on the first hook
 call: a warm run, answered from mypy's cache, calls no hook and so never pays for
 importing them, nor the shared wording (``_jaxdc_rules.messages``: ``config`` and
-``static_spelling`` import it only on their error paths). Dataclass semantics (``__init__``, frozen,
-ordering) stay mypy's own ``dataclass_transform`` handling, driven by the stubs.
+``static_spelling`` import it only on their error paths). Dataclass semantics
+(``__init__``, frozen, ordering) stay mypy's own ``dataclass_transform`` handling, driven
+by the stubs.
 """
 
 from __future__ import annotations
