@@ -362,3 +362,43 @@ def test_non_frozen_dataclass_base_is_rejected() -> None:
         @jdc.pytree_dataclass
         class A(Mutable):
             x: jax.Array
+
+
+def test_non_field_attribute_set_in_post_init_is_rejected_at_construction() -> None:
+    # Found by the runtime probe: `self.extra = 7` in __post_init__ was accepted and the
+    # value vanished after jit (flax.struct rejects it as a frozen dataclass does).
+    @jdc.pytree_dataclass
+    class Cached:
+        x: jax.Array
+
+        def __post_init__(self) -> None:
+            self.extra = 7
+
+    with pytest.raises(TypeError) as info:
+        Cached(jnp.ones(2))
+    assert str(info.value) == (
+        "attribute 'extra' of class 'Cached' is not a field, so a value set during "
+        "construction would be lost after jit/vmap/tree_map/replace (jaxdc never re-runs "
+        "__init__/__post_init__ on unflatten). Fix: declare it as a field "
+        "(`extra: T = jaxdc.field(init=False)`), or compute it in a property."
+    )
+
+
+def test_property_setter_in_post_init_still_assigns_fields() -> None:
+    @jdc.pytree_dataclass
+    class Scaled:
+        x: jax.Array
+
+        @property
+        def doubled(self) -> jax.Array:
+            return self.x * 2
+
+        @doubled.setter
+        def doubled(self, value: jax.Array) -> None:
+            self.x = value / 2
+
+        def __post_init__(self) -> None:
+            self.doubled = self.x
+
+    out = jax.jit(lambda s: s)(Scaled(jnp.full(2, 4.0)))
+    assert out.x.tolist() == [2.0, 2.0]

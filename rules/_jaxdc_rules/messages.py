@@ -341,6 +341,17 @@ def excluded_in_construction(field: str, cls: str) -> str:
     )
 
 
+def non_field_in_construction(name: str, cls: str) -> str:
+    """An attribute that is not a field assigned on ``self`` in ``__init__``/``__post_init__``
+    (runtime): the pytree carries fields only, so the value would vanish on unflatten."""
+    return (
+        f"attribute '{name}' of class '{cls}' is not a field, so a value set during "
+        f"construction would be lost after jit/vmap/tree_map/replace (jaxdc never re-runs "
+        f"__init__/__post_init__ on unflatten). Fix: declare it as a field "
+        f"(`{name}: T = jaxdc.field(init=False)`), or compute it in a property."
+    )
+
+
 def excluded_set_in_construction(field: str, cls: str) -> str:
     """An excluded field changed behind the frozen ``__setattr__`` (``object.__setattr__``),
     found when construction finishes."""

@@ -38,6 +38,12 @@ _object_setattr = object.__setattr__
 _SLOT_DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType)
 
 
+def _is_data_descriptor(cls: type, name: str) -> bool:
+    """A property (or other data descriptor) of the class: its setter stores fields."""
+    attr = getattr(cls, name, None)
+    return hasattr(attr, "__set__") or hasattr(attr, "__delete__")
+
+
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
     """`__setattr__` of every jaxdc class."""
     key = id(self)
@@ -45,6 +51,14 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
         spec = spec_of(type(self))
         if spec is not None and any(f.name == name for f in spec.excluded):
             raise TypeError(messages.excluded_in_construction(name, class_name(type(self))))
+        if (
+            spec is not None
+            and name not in spec.data
+            and name not in spec.static
+            and not _is_data_descriptor(type(self), name)
+        ):
+            message = messages.non_field_in_construction(name, class_name(type(self)))
+            spec.report(message, f"assign {name}")
         _object_setattr(self, name, value)
     elif key in EDITING:
         spec = spec_of(type(self))
