@@ -171,7 +171,8 @@ class ClassChecker:
         """
         rules = self.rules(api)
         defn = info.defn
-        retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
+        annotations = [stmt.unanalyzed_type for stmt in declaring_statements(info).values()]
+        retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1), annotations)
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
         instance = compat.self_instance(info)
