@@ -13,7 +13,8 @@ as mypy made them (``static_spelling`` reads ``Static`` from them).
 An annotation written through a type alias of this module (``Sizes = Static[list[int]]``,
 ``sizes: Sizes``) got the bound's error on the alias's line, so those lines are taken back
 too. An alias imported from another module keeps its error there: that module's errors
-are final by the time this one is checked.
+are final by the time this one is checked. So does an alias defined in a function or a
+class body (found by module-level name only), a rarer spelling.
 """
 
 from __future__ import annotations
