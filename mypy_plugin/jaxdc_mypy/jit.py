@@ -49,10 +49,15 @@ class JitChecker:
         rules = self._classes.rules(ctx.api)
         static = list(_static_parameters(func, ctx.api))
         written = func.unanalyzed_type
-        annotations = [
-            written.arg_types[index] for index, _, _ in static if isinstance(written, CallableType)
-        ]
-        retract_bound_errors(ctx.api, {argument.line for _, argument, _ in static}, annotations)
+        retract_bound_errors(
+            ctx.api,
+            {argument.line for _, argument, _ in static},
+            lambda: [
+                written.arg_types[index]
+                for index, _, _ in static
+                if isinstance(written, CallableType)
+            ],
+        )
         for _, argument, typ in static:
             name = argument.variable.name
             problem = rules.unhashable_part(typ)

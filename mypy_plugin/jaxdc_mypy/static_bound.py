@@ -19,7 +19,7 @@ class body (found by module-level name only), a rarer spelling.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from mypy.errorcodes import TYPE_VAR
 from mypy.errors import ErrorInfo
@@ -36,11 +36,13 @@ _MESSAGE_MIDDLE = ' of "Static" must be a subtype of '
 def retract_bound_errors(
     api: CheckerPluginInterface,
     lines: Iterable[int],
-    annotations: Iterable[Type | None] = (),
+    annotations: Callable[[], Iterable[Type | None]],
 ) -> None:
     """Take back the bound's errors on ``lines`` (and those mypy reports without a line:
     a subclass of a class whose generic base fixes an unhashable type), and on the lines
-    of this module's type aliases that the unanalysed ``annotations`` are written with."""
+    of this module's type aliases that the unanalysed ``annotations()`` are written with.
+    Asked for every class checked, almost always of a file without such errors: the
+    annotations are read only once there is an error to look at."""
     wanted: set[int] | None = None  # built only if the file has errors to look at
 
     def is_bound_error(info: ErrorInfo) -> bool:
@@ -48,7 +50,7 @@ def retract_bound_errors(
         if info.code != TYPE_VAR:
             return False
         if wanted is None:
-            wanted = {*lines, *_alias_lines(api, annotations), -1}
+            wanted = {*lines, *_alias_lines(api, annotations()), -1}
         return (
             info.line in wanted
             and info.message.startswith(_MESSAGE_START)
