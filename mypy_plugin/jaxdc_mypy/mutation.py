@@ -38,8 +38,10 @@ def check_field_assignment(ctx: AttributeContext) -> Type:
         return ctx.default_attr_type
     name = target.name
     reported = compat.read_only_errors(ctx.api, target, name)
+    if not reported:
+        return ctx.default_attr_type
     owners = _instances(ctx.type)
-    if not reported or not owners or not all(is_pytree_class(owner.type) for owner in owners):
+    if not owners or not all(is_pytree_class(owner.type) for owner in owners):
         return ctx.default_attr_type
     window = _window(target.expr, target, ctx.api)
     if window is None:

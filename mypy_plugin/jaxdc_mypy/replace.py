@@ -190,9 +190,11 @@ def _keywords(obj: Type) -> tuple[list[str | None], list[ArgKind], list[Type]] |
     jaxdc instances (``A | B``) the keywords every member takes (the runtime replaces on
     whichever class the object has), each typed to suit every member; None otherwise."""
     proper = get_proper_type(obj)
-    members = proper.items if isinstance(proper, UnionType) else [obj]
-    instances = [_pytree_instance(member) for member in members]
-    if not instances or None in instances:
+    if not isinstance(proper, UnionType):  # most objects: one class
+        instance = _pytree_instance(proper)
+        return None if instance is None else _fields_keywords(instance)
+    instances = [_pytree_instance(member) for member in proper.items]
+    if not instances or any(instance is None for instance in instances):
         return None
     each = [_fields_keywords(instance) for instance in instances if instance is not None]
     return _common_keywords(each)
