@@ -171,7 +171,11 @@ class ClassChecker:
         """
         rules = self.rules(api)
         defn = info.defn
-        retract_bound_errors(api, range(defn.line, (defn.end_line or defn.line) + 1))
+        retract_bound_errors(
+            api,
+            range(defn.line, (defn.end_line or defn.line) + 1),
+            lambda: [stmt.unanalyzed_type for stmt in declaring_statements(info).values()],
+        )
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
         instance = compat.self_instance(info)

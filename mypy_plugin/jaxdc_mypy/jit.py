@@ -48,7 +48,16 @@ class JitChecker:
     def _check(self, func: FuncDef, ctx: FunctionContext) -> None:
         rules = self._classes.rules(ctx.api)
         static = list(_static_parameters(func, ctx.api))
-        retract_bound_errors(ctx.api, {argument.line for _, argument, _ in static})
+        written = func.unanalyzed_type
+        retract_bound_errors(
+            ctx.api,
+            {argument.line for _, argument, _ in static},
+            lambda: [
+                written.arg_types[index]
+                for index, _, _ in static
+                if isinstance(written, CallableType)
+            ],
+        )
         for _, argument, typ in static:
             name = argument.variable.name
             problem = rules.unhashable_part(typ)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
-from mypy.types import FunctionLike, Instance, Type, TypeVarType, get_proper_type
+from mypy.types import FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
 
 from . import compat, messages
 from .describe import class_name
@@ -38,17 +38,21 @@ def check_field_assignment(ctx: AttributeContext) -> Type:
         return ctx.default_attr_type
     name = target.name
     reported = compat.read_only_errors(ctx.api, target, name)
-    owner = _instance(ctx.type)
-    if not reported or owner is None or not is_pytree_class(owner.type):
+    if not reported:
+        return ctx.default_attr_type
+    owners = _instances(ctx.type)
+    if not owners or not all(is_pytree_class(owner.type) for owner in owners):
         return ctx.default_attr_type
     window = _window(target.expr, target, ctx.api)
     if window is None:
-        messages.read_only_note(name, class_name(owner.type)).note(ctx.api, target)
+        messages.read_only_note(name, class_name(owners[0].type)).note(ctx.api, target)
         return ctx.default_attr_type
     compat.retract(ctx.api, reported)
-    problem = _left_out(owner, name, window)
-    if problem is not None:
-        problem.report(ctx.api, target)
+    for owner in owners:
+        problem = _left_out(owner, name, window)
+        if problem is not None:
+            problem.report(ctx.api, target)
+            break
     return ctx.default_attr_type
 
 
@@ -96,6 +100,20 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
 _ATTR_CONTAINERS_AND_SCALARS = frozenset(
     f"builtins.{name}" for name in "list dict tuple object int float complex bool str bytes".split()
 )
+
+
+def _instances(typ: Type) -> list[Instance]:
+    """The class instances an assignment's object may be: each member of a union (mypy
+    calls the hook once per member, each time with the whole union, right after reporting
+    that member's read-only error), else the one instance; none if a member is not one.
+    Messages repeated for each member are shown once (mypy drops a line's duplicates)."""
+    proper = get_proper_type(typ)
+    members = (
+        [_instance(item) for item in proper.items]
+        if isinstance(proper, UnionType)
+        else [_instance(proper)]
+    )
+    return [] if None in members else [member for member in members if member is not None]
 
 
 def _instance(typ: Type) -> Instance | None:

@@ -15,6 +15,7 @@ it during semantic analysis and types it like ``PyTreeNode.replace``.
 
 from __future__ import annotations
 
+from mypy.meet import meet_types
 from mypy.nodes import (
     ARG_NAMED,
     ARG_NAMED_OPT,
@@ -45,6 +46,7 @@ from mypy.types import (
     Type,
     TypeOfAny,
     TypeVarType,
+    UnionType,
     get_proper_type,
 )
 
@@ -184,8 +186,42 @@ def _pytree_instance(typ: Type) -> Instance | None:
 
 
 def _keywords(obj: Type) -> tuple[list[str | None], list[ArgKind], list[Type]] | None:
-    instance = _pytree_instance(obj)
-    return None if instance is None else _fields_keywords(instance)
+    """What ``replace`` takes for ``obj``: a jaxdc instance's fields, or for a union of
+    jaxdc instances (``A | B``) the keywords every member takes (the runtime replaces on
+    whichever class the object has), each typed to suit every member; None otherwise."""
+    proper = get_proper_type(obj)
+    if not isinstance(proper, UnionType):  # most objects: one class
+        instance = _pytree_instance(proper)
+        return None if instance is None else _fields_keywords(instance)
+    instances = [_pytree_instance(member) for member in proper.items]
+    if not instances or any(instance is None for instance in instances):
+        return None
+    each = [_fields_keywords(instance) for instance in instances if instance is not None]
+    return _common_keywords(each)
+
+
+def _common_keywords(
+    each: list[tuple[list[str | None], list[ArgKind], list[Type]]],
+) -> tuple[list[str | None], list[ArgKind], list[Type]]:
+    """The keywords in every one of ``each`` (in the first's order): required where any
+    requires it, of a type every one accepts (their meet)."""
+    by_name = [
+        {name: (kind, typ) for name, kind, typ in zip(*keywords, strict=True)} for keywords in each
+    ]
+    accepted: list[str | None] = []
+    kinds: list[ArgKind] = []
+    types: list[Type] = []
+    for name in each[0][0]:
+        if any(name not in keywords for keywords in by_name):
+            continue
+        found = [keywords[name] for keywords in by_name]
+        typ = found[0][1]
+        for _, other in found[1:]:
+            typ = meet_types(typ, other)
+        accepted.append(name)
+        kinds.append(ARG_NAMED if any(kind == ARG_NAMED for kind, _ in found) else ARG_NAMED_OPT)
+        types.append(typ)
+    return accepted, kinds, types
 
 
 def _fields_keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind], list[Type]]:

@@ -26,8 +26,20 @@ class _Jitted(Generic[_P, _R_co]):
         self: Callable[Concatenate[_S, _P2], _R2], instance: _S, owner: type[Any] | None = None, /
     ) -> _Jitted[_P2, _R2]: ...
 
+# The options go with the function too (`jit(f, static_argnames="k")`, as with jax.jit), and
+# then also type `functools.partial(jit, static_argnames=...)` used as a decorator.
 @overload
-def jit(fun: Callable[_P, _R_co]) -> _Jitted[_P, _R_co]: ...
+def jit(
+    fun: Callable[_P, _R_co],
+    *,
+    donate_argnums: int | Sequence[int] | None = None,
+    donate_argnames: str | Iterable[str] | None = None,
+    static_argnames: str | Iterable[str] | None = None,
+    device: Device | None = None,
+    backend: str | None = None,
+    inline: bool = False,
+    keep_unused: bool = False,
+) -> _Jitted[_P, _R_co]: ...
 @overload
 def jit(
     fun: None = None,
