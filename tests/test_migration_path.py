@@ -311,6 +311,28 @@ def test_rlax_pattern_assigning_a_field_of_a_mutable_chex_instance() -> None:
     assert out["extra"] == 8.0  # chex's Mapping interface sees it too
 
 
+def test_a_non_field_attribute_set_in_post_init_warns_on_the_migration_path() -> None:
+    # A mutable chex class may set an attribute that is not a field while it is built;
+    # jaxdc's own decorator rejects it (the value is not in the pytree, so it is gone after
+    # jit), the migration line warns with that text and keeps the value on the instance.
+    @chex_dataclass.dataclass
+    class Stats:
+        values: jax.Array
+
+        def __post_init__(self) -> None:
+            self.count = int(self.values.shape[0])
+
+    with migration_warnings() as found:
+        stats = Stats(values=jnp.ones(3))
+    assert stats.count == 3
+    assert [str(w.message) for w in found] == [
+        "attribute 'count' of class 'Stats' is not a field, so a value set during "
+        "construction would be lost after jit/vmap/tree_map/replace (jaxdc never re-runs "
+        "__init__/__post_init__ on unflatten). Fix: declare it as a field "
+        "(`count: T = jaxdc.field(init=False)`), or compute it in a property."
+    ]
+
+
 def test_an_undecorated_subclass_on_the_migration_path_is_a_leaf_as_in_flax() -> None:
     @struct.dataclass
     class Base:

@@ -38,12 +38,6 @@ _object_setattr = object.__setattr__
 _SLOT_DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType)
 
 
-def _is_data_descriptor(cls: type, name: str) -> bool:
-    """A property (or other data descriptor) of the class: its setter stores fields."""
-    attr = getattr(cls, name, None)
-    return hasattr(attr, "__set__") or hasattr(attr, "__delete__")
-
-
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
     """`__setattr__` of every jaxdc class."""
     key = id(self)
@@ -55,7 +49,7 @@ def frozen_setattr(self: Any, name: str, value: Any) -> None:
             spec is not None
             and name not in spec.data
             and name not in spec.static
-            and not _is_data_descriptor(type(self), name)
+            and _user_setter(type(self), name) is None
         ):
             message = messages.non_field_in_construction(name, class_name(type(self)))
             spec.report(message, f"assign {name}")
@@ -92,16 +86,27 @@ def descriptor_setter(cls: type, name: str, spec: ClassSpec) -> Callable[[Any, A
     """How a copy_and_mutate block assigns `name`, which is not a pytree field of `cls`:
     through the class's own settable attribute (a property with a setter), as a mutable
     object would, so the fields the setter assigns are edits; else an error naming the
-    fields. (Slots, `__dict__` and `__weakref__` are not the user's descriptors.)"""
+    fields."""
+    setter = _user_setter(cls, name)
+    if setter is not None:
+        return setter
+    fields = (f.name for f in spec.fields)
+    raise AttributeError(messages.edit_no_such_field(name, class_name(spec.cls), fields))
+
+
+def _user_setter(cls: type, name: str) -> Callable[[Any, Any], None] | None:
+    """The setter of ``cls``'s own settable attribute ``name`` (a property with a setter, or
+    another data descriptor), found in the classes' namespaces so that no ``__get__`` or
+    metaclass hook runs for the question; None if it has none. (Slots, `__dict__` and
+    `__weakref__` are not the user's descriptors.)"""
     for klass in cls.__mro__:
         if name in klass.__dict__:
             attr = klass.__dict__[name]
             setter = getattr(type(attr), "__set__", None)
             if setter is not None and not isinstance(attr, _SLOT_DESCRIPTORS):
                 return lambda obj, value: setter(attr, obj, value)
-            break
-    fields = (f.name for f in spec.fields)
-    raise AttributeError(messages.edit_no_such_field(name, class_name(spec.cls), fields))
+            return None
+    return None
 
 
 def frozen_delattr(self: Any, name: str) -> None:
