@@ -19,10 +19,14 @@ from _jaxdc_rules.kinds import DATA, STATIC
 from _jaxdc_rules.messages import Problem
 from _jaxdc_rules.typedesc import show
 from mypy.nodes import (
+    AssignmentStmt,
     CallExpr,
     ClassDef,
     Context,
+    Decorator,
     Expression,
+    FuncDef,
+    MemberExpr,
     MypyFile,
     NameExpr,
     RefExpr,
@@ -31,7 +35,7 @@ from mypy.nodes import (
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import Instance, NoneType, Type, UnionType, get_proper_type
 
-from . import compat, messages, names
+from . import compat, messages, names, syntax
 from .config import ClassNames, PluginConfig
 from .converters import own_converters
 from .dataclass_options import decorator_keywords
@@ -195,6 +199,8 @@ class ClassChecker:
                 message.report(api, _where(info, name, name in inherited))
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
+        if any(sym.implicit for sym in info.names.values()):  # most classes set none
+            _check_non_fields_set(info, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
 
     def _check_decorators(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
@@ -297,6 +303,37 @@ def _check_converters(info: TypeInfo, instance: Instance, api: CheckerPluginInte
                 compat.format_type(declared, api.options),
             )
             message.report(api, expr)
+
+
+# The methods that run while an instance is constructed, where the runtime refuses an
+# attribute that is not a field (elsewhere every assignment is refused as frozen).
+_CONSTRUCTORS = ("__init__", "__post_init__")
+
+
+def _check_non_fields_set(info: TypeInfo, api: CheckerPluginInterface) -> None:
+    """``self.count = n`` in ``__init__``/``__post_init__``, ``count`` not a field: mypy makes
+    it an attribute of the class, the runtime refuses it (the pytree would not carry it)."""
+    implicit = {name for name, sym in info.names.items() if sym.implicit}
+    for method in _CONSTRUCTORS:
+        sym = info.names.get(method)
+        func = sym.node if sym is not None else None
+        if isinstance(func, Decorator):
+            func = func.func
+        if not isinstance(func, FuncDef) or not func.arguments:
+            continue
+        this = func.arguments[0].variable.name
+        for stmt in syntax.statements(func.body.body, into_definitions=False):
+            if not isinstance(stmt, AssignmentStmt):
+                continue
+            for target in stmt.lvalues:
+                if (
+                    isinstance(target, MemberExpr)
+                    and isinstance(target.expr, NameExpr)
+                    and target.expr.name == this
+                    and target.name in implicit
+                ):
+                    message = messages.non_field_in_construction(target.name, class_name(info))
+                    message.report(api, target)
 
 
 def _converter_name(expr: Expression) -> str:

@@ -55,6 +55,10 @@ def excluded_in_construction(field: str, cls: str) -> ErrorMessage:
     return ErrorMessage(text.excluded_in_construction(field, cls), codes.MUTATION)
 
 
+def non_field_in_construction(name: str, cls: str) -> ErrorMessage:
+    return ErrorMessage(text.non_field_in_construction(name, cls), codes.MUTATION)
+
+
 def attr_not_jaxdc(cls: str, *, is_class: bool) -> ErrorMessage:
     """``jaxdc.attr(obj, ...)`` on something that is not a jaxdc instance (the runtime's
     TypeError; the runtime adds the value of a number or string, which mypy does not
