@@ -199,7 +199,7 @@ class ClassChecker:
                 message.report(api, _where(info, name, name in inherited))
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
-        if any(sym.implicit for sym in info.names.values()):  # most classes set none
+        if _defines_a_constructor(info):  # most classes leave both to the decorator
             _check_non_fields_set(info, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
 
@@ -310,10 +310,19 @@ def _check_converters(info: TypeInfo, instance: Instance, api: CheckerPluginInte
 _CONSTRUCTORS = ("__init__", "__post_init__")
 
 
+def _defines_a_constructor(info: TypeInfo) -> bool:
+    """Whether the class body defines ``__post_init__`` or an ``__init__`` of its own."""
+    names = info.names
+    init = names.get("__init__")
+    return "__post_init__" in names or (init is not None and not init.plugin_generated)
+
+
 def _check_non_fields_set(info: TypeInfo, api: CheckerPluginInterface) -> None:
     """``self.count = n`` in ``__init__``/``__post_init__``, ``count`` not a field: mypy makes
     it an attribute of the class, the runtime refuses it (the pytree would not carry it)."""
     implicit = {name for name, sym in info.names.items() if sym.implicit}
+    if not implicit:
+        return
     for method in _CONSTRUCTORS:
         sym = info.names.get(method)
         func = sym.node if sym is not None else None
