@@ -1,4 +1,4 @@
-"""replace from 3.13: what the runtime accepts that a checker's `__replace__` does not (limits; mypy + plugin accepts all)."""
+"""replace from 3.13: what the runtime accepts that a checker's `__replace__` does not (limits; ty and mypy + plugin accept all)."""
 
 from typing import TypeVar
 
@@ -55,32 +55,3 @@ def revalue(node: N) -> N:
 
 jaxdc.replace(Custom(3), w=jnp.ones(3))  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: pyright@3.13,basedpyright@3.13 reportCallIssue
 jaxdc.replace(State(jnp.zeros(2)), count=1)  # E: pyright@3.13,basedpyright@3.13 reportCallIssue  # E: pyrefly@3.13 unexpected-keyword  # E: mypy@3.13 call-arg
-
-
-class Left(PyTreeNode):
-    x: jax.Array
-    n: Static[int] = 1
-
-
-class Right(PyTreeNode):
-    x: jax.Array
-    tag: Static[str] = "r"
-
-
-LR = TypeVar("LR", Left, Right)
-
-
-def shift(o: Left | Right) -> Left | Right:
-    return jaxdc.replace(o, x=o.x + 1)  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: ty@3.13 invalid-argument-type  # E: pyrefly@3.13 bad-argument-type  # E: mypy@3.13 arg-type  # E: mypy@3.13 return-value
-
-
-def shift_each(o: LR) -> LR:
-    return jaxdc.replace(o, x=o.x + 1)  # E: pyright@3.13,basedpyright@3.13 reportArgumentType  # E: pyrefly@3.13 bad-argument-type
-
-
-def shift_method(o: Left | Right) -> Left | Right:
-    return o.replace(x=o.x + 1)
-
-
-shifted = [shift(Left(jnp.zeros(1))), shift_each(Right(jnp.zeros(1)))]
-shifted.append(shift_method(Right(jnp.zeros(1))))
