@@ -15,7 +15,7 @@ triggers, not modules, so ``verdict_triggers`` names every class of the walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from _jaxdc_rules.kinds import DATA, STATIC
 from mypy.nodes import TypeInfo, Var
@@ -89,51 +89,87 @@ class _Ancestors:
 
 class VerdictModules:
     """The modules of the classes a static field's walk finds inside dataclasses (see the
-    module docstring), for one run's classes, with what they share found once: the
-    modules of each field type (most classes have the same ones, such as ``str``), and of
-    each class's MRO (a type walked for the first time often mentions a class walked
-    before, such as a user dataclass)."""
+    module docstring), for one run's classes, with what they share found once: per field
+    type (most are alike, such as ``Static[str]``), per dataclass (several classes hold
+    the same ``Config``), per attribute type (each module's ``Config`` holds ``int``,
+    ``tuple[str, ...]``, and the ``Field`` table every dataclass has), and per class MRO."""
 
     def __init__(self) -> None:
-        self._walks: dict[Type, frozenset[str]] = {}  # modules found per field type
+        # Modules found inside the dataclasses a static field's type mentions, per type.
+        self._field_walks: dict[Type, frozenset[str]] = {}
+        # Modules of everything reachable from an attribute type, entering dataclasses.
+        self._attribute_walks: dict[Type, frozenset[str]] = {}
+        # Modules found inside the dataclasses among a class's MRO, per class.
+        self._class_walks: dict[TypeInfo, frozenset[str]] = {}
         self._ancestors = _Ancestors()
 
     def forget(self) -> None:
         """A class may have changed (the daemon read a module again)."""
-        self._walks.clear()
+        self._field_walks.clear()
+        self._attribute_walks.clear()
+        self._class_walks.clear()
         self._ancestors = _Ancestors()
 
     def add(self, info: TypeInfo, modules: set[str]) -> None:
         """Add to ``modules`` those of the classes ``info``'s static fields' walks find
         inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself."""
-        walks = self._walks
         for _, kind, typ in own_field_declarations(info):
             if kind != STATIC:
                 continue  # a data field's walk enters no dataclass; an excluded one has none
-            try:
-                found = walks.get(typ)
-            except TypeError:  # a type mypy cannot hash: walked every time
-                modules |= self._walk(typ)
-                continue
-            if found is None:  # met for the first time: was a type walked alike?
-                found = walks[typ] = self._walked_alike(_walk_start(typ))
-            modules |= found
+            proper = get_proper_type(typ)
+            if isinstance(proper, Instance) and not proper.args:
+                # Most static types (`str`, a `Config`): the class alone, looked up by
+                # identity, where a type is hashed whole.
+                modules |= self._inside_class(proper.type)
+            else:
+                modules |= _memoised(self._field_walks, typ, self._inside_dataclasses)
 
-    def _walked_alike(self, start: Type) -> frozenset[str]:
-        try:
-            found = self._walks.get(start)
-        except TypeError:  # what an alias stands for may hold a type mypy cannot hash
-            return self._walk(start)
+    def _inside_dataclasses(self, typ: Type) -> frozenset[str]:
+        """What the static walk of ``typ`` finds by entering the dataclasses among the MROs
+        of the classes ``typ`` writes."""
+        found: set[str] = set()
+        for written in _classes_written([typ], False, self._ancestors):
+            found |= self._inside_class(written)
+        return frozenset(found)
+
+    def _inside_class(self, info: TypeInfo) -> frozenset[str]:
+        """The walks of the attribute types of the dataclasses among ``info``'s MRO."""
+        found = self._class_walks.get(info)
         if found is None:
-            found = self._walks[start] = self._walk(start)
+            modules: set[str] = set()
+            for dataclass in self._ancestors.dataclasses(info):
+                for typ in _attribute_types(dataclass):
+                    modules |= _memoised(self._attribute_walks, typ, self._walk)
+            found = self._class_walks[info] = frozenset(modules)
         return found
 
     def _walk(self, typ: Type) -> frozenset[str]:
+        """The modules of the classes a static field of type ``typ`` depends on."""
         ancestors = self._ancestors
         modules: set[str] = set()
-        for written in _classes_inside_dataclasses(typ, ancestors):
+        for written in _classes_written([typ], True, ancestors):
             modules |= ancestors.modules(written)
         return frozenset(modules)
+
+
+def _memoised(
+    walks: dict[Type, frozenset[str]], typ: Type, walk: Callable[[Type], frozenset[str]]
+) -> frozenset[str]:
+    """``walk(typ)``, found once per type, and once for types walked alike (``_walk_start``)."""
+    try:
+        found = walks.get(typ)
+    except TypeError:  # a type mypy cannot hash: walked every time
+        return walk(typ)
+    if found is None:  # met for the first time: was a type walked alike?
+        start = _walk_start(typ)
+        try:
+            found = walks.get(start)
+        except TypeError:  # what an alias stands for may hold a type mypy cannot hash
+            return walk(start)
+        if found is None:
+            found = walks[start] = walk(start)
+        walks[typ] = found
+    return found
 
 
 def _walk_start(typ: Type) -> Type:
@@ -208,20 +244,6 @@ def _classes_written(
             pending.append(typ.upper_bound)
         elif isinstance(typ, LiteralType):
             pending.append(typ.fallback)
-
-
-def _classes_inside_dataclasses(typ: Type, ancestors: _Ancestors) -> Iterator[TypeInfo]:
-    """What ``_classes_written([typ], True, ...)`` finds by entering dataclasses: the classes
-    written in the attribute types of the dataclasses among the MROs of the classes written
-    in ``typ``, recursively (and those of ``typ`` again, when an attribute mentions them)."""
-    entered: set[str] = set()
-    attribute_types: list[Type] = []
-    for written in _classes_written([typ], False, ancestors):
-        for info in ancestors.dataclasses(written):
-            if info.fullname not in entered:
-                entered.add(info.fullname)
-                attribute_types.extend(_attribute_types(info))
-    return _classes_written(attribute_types, True, ancestors)
 
 
 def _attribute_types(info: TypeInfo) -> Iterator[Type]:
