@@ -175,7 +175,8 @@ class Handlers:
         self._verdict_modules.forget()
 
     def indirect_deps(self, file: MypyFile) -> set[str]:
-        """Modules of the classes this module's verdicts depend on (see ``hooks``)."""
+        """Modules of the classes this module's verdicts depend on that mypy does not
+        depend on itself (see ``types_walk`` and ``hooks``)."""
         modules: set[str] = set()
         for info in self._declared.pop(file.fullname, {}).values():
             self._verdict_modules.add(info, modules)

@@ -7,10 +7,11 @@ Data fields do not recurse into dataclasses: a pytree class referring to the pre
 one would otherwise make the walk quadratic in the length of such chains.
 
 For incremental runs, mypy already depends on the module of every class in the MRO of
-every type it stores for the module, the declared type of each field included (its own
-"indirect dependencies", ``mypy.indirection``). So ``VerdictModules`` adds only what mypy
-cannot see: what a static field's walk finds inside dataclasses. The daemon follows
-triggers, not modules, so ``verdict_triggers`` names every class of the walk.
+every type it records while checking a module, the declared type of each field included
+(its own "indirect dependencies", ``mypy.indirection``; a class in a function body mypy
+does not check gets no verdict either). So ``VerdictModules`` adds only what mypy cannot
+see: what a static field's walk finds inside dataclasses. The daemon follows triggers,
+not modules, so ``verdict_triggers`` names every class of the walk.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ class VerdictModules:
     def add(self, info: TypeInfo, modules: set[str]) -> None:
         """Add to ``modules`` those of the classes ``info``'s static fields' walks find
         inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself."""
+        class_walks = self._class_walks
         for _, kind, typ in own_field_declarations(info):
             if kind != STATIC:
                 continue  # a data field's walk enters no dataclass; an excluded one has none
@@ -120,9 +122,13 @@ class VerdictModules:
             if isinstance(proper, Instance) and not proper.args:
                 # Most static types (`str`, a `Config`): the class alone, looked up by
                 # identity, where a type is hashed whole.
-                modules |= self._inside_class(proper.type)
+                found = class_walks.get(proper.type)
+                if found is None:
+                    found = self._inside_class(proper.type)
             else:
-                modules |= _memoised(self._field_walks, typ, self._inside_dataclasses)
+                found = _memoised(self._field_walks, typ, self._inside_dataclasses)
+            if found:
+                modules |= found
 
     def _inside_dataclasses(self, typ: Type) -> frozenset[str]:
         """What the static walk of ``typ`` finds by entering the dataclasses among the MROs
