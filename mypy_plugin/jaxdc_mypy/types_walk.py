@@ -31,6 +31,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from . import names
 from .compat import class_trigger
 from .fields import own_field_declarations
 
@@ -113,11 +114,10 @@ class VerdictModules:
 
     def add(self, info: TypeInfo, modules: set[str]) -> None:
         """Add to ``modules`` those of the classes ``info``'s static fields' walks find
-        inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself."""
+        inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself (a
+        data field's walk enters no dataclass; an excluded field gets no verdict)."""
         class_walks = self._class_walks
-        for _, kind, typ in own_field_declarations(info):
-            if kind != STATIC:
-                continue  # a data field's walk enters no dataclass; an excluded one has none
+        for typ in _static_field_types(info):
             proper = get_proper_type(typ)
             if isinstance(proper, Instance) and not proper.args:
                 # Most static types (`str`, a `Config`): the class alone, looked up by
@@ -250,6 +250,24 @@ def _classes_written(
             pending.append(typ.upper_bound)
         elif isinstance(typ, LiteralType):
             pending.append(typ.fallback)
+
+
+def _static_field_types(info: TypeInfo) -> list[Type]:
+    """The types of the static fields ``info`` declares: ``own_field_declarations``'s static
+    ones, without a tuple made for each data field (the hook reads every class of a run;
+    10M instructions of the 2,000-class benchmark's 10,080M)."""
+    stored = info.metadata.get(names.METADATA_KEY)
+    if stored is None:
+        return []
+    symbols = info.names
+    found = []
+    for name, entry in stored["fields"].items():
+        if entry["kind"] == STATIC:
+            sym = symbols.get(name)
+            node = sym.node if sym is not None else None
+            if isinstance(node, Var) and node.type is not None:
+                found.append(node.type)
+    return found
 
 
 def _attribute_types(info: TypeInfo) -> Iterator[Type]:
