@@ -38,8 +38,14 @@ class Legacy:
     scale: Positive = Positive()  # E: mypy-plugin jaxdc-descriptor: field 'scale' of class 'Legacy' has a data descriptor as its class attribute (an instance of 'Positive', which defines __set__ or __delete__): jit/vmap/tree_map/replace rebuild instances by storing each field, which would run that descriptor's code behind your back, and skipping it would lose the value it keeps. Fix: make 'scale' a plain field (`scale: T = default`); convert or check values with `jaxdc.field(converter=...)` or in __post_init__, and give other behaviour a property of another name that reads the field.
 
 
+@struct.dataclass
+class Probe:
+    factor: float = Positive()  # E: pyright,basedpyright reportAssignmentType  # E: ty invalid-assignment  # E: pyrefly bad-assignment  # E: zuban,mypy,mypy-plugin assignment  # E: mypy-plugin jaxdc-descriptor: field 'factor' of class 'Probe' has a data descriptor as its class attribute (an instance of 'Positive', which defines __set__ or __delete__): jit/vmap/tree_map/replace rebuild instances by storing each field, which would run that descriptor's code behind your back, and skipping it would lose the value it keeps. Fix: make 'factor' a plain field (`factor: T = default`); convert or check values with `jaxdc.field(converter=...)` or in __post_init__, and give other behaviour a property of another name that reads the field.
+
+
 layer = jax.jit(lambda tree: tree)(Layer(jnp.ones(2)))
 legacy = jax.tree.map(lambda v: v * 2, Legacy(3.0))
+probe = jax.tree.map(lambda v: v * 2, Probe(3.0))
 
 
 class Scaled(jaxdc.PyTreeNode):  # runtime: raises TypeError

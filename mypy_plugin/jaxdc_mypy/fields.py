@@ -124,9 +124,10 @@ def declares_converters(info: TypeInfo) -> bool:
 
 
 def made_defaults(info: TypeInfo) -> list[str]:
-    """The fields ``info`` itself declares whose default is made by a call that is not a
-    field specifier, or read from a variable (as recorded by ``record_fields``): only such
-    a default can be a data descriptor, and most classes have none."""
+    """The fields ``info`` itself declares whose default (the value, or a field specifier's
+    ``default=``) is made by a call that is not a field specifier, or read from a variable
+    (as recorded by ``record_fields``): only such a default can be a data descriptor, and
+    most classes have none."""
     stored = info.metadata.get(names.METADATA_KEY)
     return [] if stored is None else stored.get("made_defaults", [])
 
