@@ -22,6 +22,9 @@ class Positive:
         obj.__dict__[self.slot] = abs(value)
 
 
+SCALE = 0.5
+
+
 def _halve(x: jax.Array) -> jax.Array:
     return x / 2
 
@@ -31,6 +34,8 @@ class Layer:
     w: jax.Array
     act: jaxdc.Static[Callable[[jax.Array], jax.Array]] = _halve
     gain: jax.Array = jaxdc.field(default_factory=lambda: jnp.ones(2))
+    bias: jax.Array = jnp.zeros(2)
+    scale: float = SCALE
 
 
 @struct.dataclass
