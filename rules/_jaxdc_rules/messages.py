@@ -1192,8 +1192,7 @@ def config_value(name: str, given: str, expected: str) -> str:
 
 
 # =========================================================================================
-# Fields whose class attribute is a data descriptor (class definition; runtime + plugin;
-# appended by the descriptor-defaults helper)
+# Fields whose class attribute is a data descriptor (class definition; runtime + plugin)
 # =========================================================================================
 
 
