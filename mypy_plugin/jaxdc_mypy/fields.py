@@ -67,6 +67,7 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     kinds: dict[str, dict[str, object]] = {}
     unhashed: list[str] = []
     declares_converters = False
+    made_defaults: list[str] = []  # fields whose default is not a literal or specifier
     for stmt in ctx.cls.defs.body:
         if not isinstance(stmt, AssignmentStmt):
             continue
@@ -91,10 +92,15 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
             kinds[name] = {"kind": _kind(call, is_static_annotation)}
         else:
             kinds[name] = {"kind": _kind(call, is_static_annotation), "converter": True}
+        default = rvalue if call is None else call.keywords.get("default")
+        if isinstance(default, (CallExpr, RefExpr)) and _made_default(default):
+            made_defaults.append(name)
     dataclass_options.store(info, options, unhashed)
     stored: dict[str, object] = {"fields": kinds}
     if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
         stored["converters"] = True
+    if made_defaults:
+        stored["made_defaults"] = made_defaults
     info.metadata[names.METADATA_KEY] = stored
     return list(kinds)
 
@@ -115,6 +121,33 @@ def declares_converters(info: TypeInfo) -> bool:
     by ``record_fields``): most classes declare none, and need not be read for them."""
     stored = info.metadata.get(names.METADATA_KEY)
     return stored is not None and bool(stored.get("converters"))
+
+
+def made_defaults(info: TypeInfo) -> list[str]:
+    """The fields ``info`` itself declares whose default (the value, or a field specifier's
+    ``default=``) is made by a call that is not a field specifier, or read from a variable
+    (as recorded by ``record_fields``): only such a default can be a data descriptor, and
+    most classes have none."""
+    stored = info.metadata.get(names.METADATA_KEY)
+    return [] if stored is None else stored.get("made_defaults", [])
+
+
+def field_default(rvalue: Expression) -> Expression | None:
+    """The default a field's declaration gives: its value, or a field specifier's
+    ``default=``."""
+    call = _specifier_call(rvalue)
+    return rvalue if call is None else call.keywords.get("default")
+
+
+def _made_default(default: CallExpr | RefExpr) -> bool:
+    """``D()``, ``make()`` or ``SHARED`` as a field's default (not ``True``/``None``, a
+    function or a class)."""
+    if isinstance(default, CallExpr):
+        return True
+    return isinstance(default.node, Var) and default.fullname not in _LITERAL_NAMES
+
+
+_LITERAL_NAMES = frozenset({"builtins.True", "builtins.False", "builtins.None"})
 
 
 def is_pytree_class(info: TypeInfo) -> bool:
