@@ -122,6 +122,17 @@ def declares_converters(info: TypeInfo) -> bool:
     return stored is not None and "converters" in stored
 
 
+def converters_in_mro(info: TypeInfo) -> bool:
+    """Whether ``info`` or a base declares a converter (``declares_converters`` of each).
+    Asked for every jaxdc class, so a plain loop reading each base's metadata (no
+    generator, no call per base)."""
+    for base in info.mro:
+        stored = base.metadata.get(names.METADATA_KEY)
+        if stored is not None and "converters" in stored:
+            return True
+    return False
+
+
 def is_pytree_class(info: TypeInfo) -> bool:
     """Whether ``info`` or a base was declared with jaxdc."""
     return any(names.METADATA_KEY in base.metadata for base in info.mro)
