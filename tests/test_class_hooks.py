@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import pickle
 import sys
 from collections.abc import Callable
@@ -350,3 +351,113 @@ def test_a_property_without_setter_and_unknown_names_are_refused_by_name() -> No
             new.c = 3
     with pytest.raises(dataclasses.FrozenInstanceError, match="'value'"):
         new.a.value = jnp.ones(2)  # outside a block, instances stay frozen
+
+
+class Recorded:
+    """A data descriptor, the stdlib's "descriptor-typed field": it keeps the value in its
+    own slot of the instance's `__dict__` and records each `__set__`."""
+
+    calls: list[str] = []  # noqa: RUF012  (shared on purpose: what the tests read)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        return 1.0 if obj is None else obj.__dict__[self.slot]
+
+    def __set__(self, obj: object, value: Any) -> None:
+        Recorded.calls.append("set")
+        obj.__dict__[self.slot] = value
+
+
+def _descriptor_default() -> type:
+    @jdc.pytree_dataclass
+    class Scaled:
+        x: float = Recorded()  # type: ignore[assignment]
+
+    return Scaled
+
+
+def _descriptor_in_field() -> type:
+    @jdc.pytree_dataclass
+    class Scaled:
+        x: jax.Array
+        scale: float = jdc.field(default=Recorded(), init=False)
+
+    return Scaled
+
+
+def _descriptor_of_a_base() -> type:
+    class Base:
+        x = Recorded()
+
+    @jdc.pytree_dataclass
+    class Scaled(Base):
+        x: float  # type: ignore[assignment]
+
+    return Scaled
+
+
+def _property_named_like_a_field() -> type:
+    @jdc.pytree_dataclass
+    class Scaled:
+        x: jax.Array
+
+        @property  # type: ignore[no-redef]
+        def x(self) -> jax.Array:
+            return jnp.ones(2)
+
+    return Scaled
+
+
+@pytest.mark.parametrize(
+    ("make", "field", "descriptor"),
+    [
+        (_descriptor_default, "x", "Recorded"),
+        (_descriptor_in_field, "scale", "Recorded"),
+        (_descriptor_of_a_base, "x", "Recorded"),
+        (_property_named_like_a_field, "x", "property"),
+    ],
+)
+def test_a_field_whose_class_attribute_is_a_data_descriptor_is_refused(
+    make: Callable[[], type], field: str, descriptor: str
+) -> None:
+    """Unflatten stores fields with `object.__setattr__`, which runs a data descriptor's
+    `__set__` (under jit, with tracers); bypassing it would lose the value the descriptor
+    keeps. So the class is refused where it is defined, naming the field and the fix."""
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == (
+        f"field '{field}' of class 'Scaled' has a data descriptor as its class attribute "
+        f"(an instance of '{descriptor}', which defines __set__ or __delete__): "
+        "jit/vmap/tree_map/replace rebuild instances by storing each field, which would run "
+        "that descriptor's code behind your back, and skipping it would lose the value it "
+        f"keeps. Fix: make '{field}' a plain field (`{field}: T = default`); convert or check "
+        "values with `jaxdc.field(converter=...)` or in __post_init__, and give other "
+        "behaviour a property of another name that reads the field."
+    )
+
+
+def _double(x: float) -> float:
+    return 2 * x
+
+
+def test_non_data_descriptors_under_field_names_are_plain_defaults() -> None:
+    """A function or a staticmethod as a static field's default is a value like any other
+    (the instance's own value shadows it), and a cached_property is no field: all legal."""
+
+    @jdc.pytree_dataclass
+    class Layer:
+        w: jax.Array
+        act: jdc.Static[Callable[[float], float]] = _double
+        wrapped: jdc.Static[Any] = staticmethod(_double)
+
+        @functools.cached_property
+        def norm(self) -> jax.Array:
+            return jnp.abs(self.w).sum()
+
+    layer = Layer(jnp.ones(2))
+    out = jax.jit(lambda tree: jax.tree.map(lambda v: v * 3, tree))(layer)
+    assert out.act is _double and out.act(2.0) == 4.0
+    assert out.wrapped is _double  # dataclasses read the default through the staticmethod
+    assert out.w.tolist() == [3.0, 3.0] and float(out.norm) == 6.0

@@ -333,6 +333,42 @@ def test_a_non_field_attribute_set_in_post_init_warns_on_the_migration_path() ->
     ]
 
 
+def test_a_data_descriptor_field_warns_on_the_migration_path_and_runs_as_before() -> None:
+    # The stdlib's descriptor-typed field: jaxdc's own decorator refuses it (every unflatten
+    # would run the descriptor's __set__); the migration line warns once, at the class, with
+    # that text, and the descriptor keeps storing the field, as under flax.
+    sets: list[float] = []
+
+    class Positive:
+        def __set_name__(self, owner: type, name: str) -> None:
+            self.slot = "_" + name
+
+        def __get__(self, obj: object, owner: type | None = None) -> Any:
+            return 1.0 if obj is None else obj.__dict__[self.slot]
+
+        def __set__(self, obj: object, value: Any) -> None:
+            sets.append(value)
+            obj.__dict__[self.slot] = value
+
+    with migration_warnings() as found:
+
+        @struct.dataclass
+        class Scale:
+            factor: float = Positive()  # type: ignore[assignment]
+
+        out = jax.tree.map(lambda v: v * 3.0, Scale(2.0))
+    assert out.factor == 6.0 and sets == [2.0, 6.0]  # __init__, then unflatten
+    assert [str(w.message) for w in found] == [
+        "field 'factor' of class 'Scale' has a data descriptor as its class attribute "
+        "(an instance of 'Positive', which defines __set__ or __delete__): "
+        "jit/vmap/tree_map/replace rebuild instances by storing each field, which would run "
+        "that descriptor's code behind your back, and skipping it would lose the value it "
+        "keeps. Fix: make 'factor' a plain field (`factor: T = default`); convert or check "
+        "values with `jaxdc.field(converter=...)` or in __post_init__, and give other "
+        "behaviour a property of another name that reads the field."
+    ]
+
+
 def test_an_undecorated_subclass_on_the_migration_path_is_a_leaf_as_in_flax() -> None:
     @struct.dataclass
     class Base:

@@ -55,6 +55,48 @@ class Inner:
 """
 KEY_ERROR = {("model.py", 8, "jaxdc-static")}
 
+# `model.Model.part` is data; its type `mid.Mid` is a pytree through its base `base.Base`,
+# which JAX registers. Dropping the registration leaves `mid`'s interface as it was, so
+# only a dependency of `model` on `base` re-checks `model`: mypy's own (it depends on the
+# modules of the MRO of every type it stores, a field's declared type included), which
+# the plugin relies on for data fields rather than adding its own.
+REGISTERED_BASE = {
+    "base.py": """
+        import jax
+
+
+        @jax.tree_util.register_pytree_node_class
+        class Base:
+            size: int = 0
+        """,
+    "mid.py": """
+        from base import Base
+
+
+        class Mid(Base):
+            pass
+        """,
+    "model.py": """
+        import jax
+        from jaxdc import PyTreeNode
+
+        from mid import Mid
+
+
+        class Model(PyTreeNode):
+            part: Mid
+            w: jax.Array
+        """,
+}
+UNREGISTERED_BASE = """
+import jax
+
+
+class Base:
+    size: int = 0
+"""
+PART_ERROR = {("model.py", 8, "jaxdc-data")}
+
 # A copy_and_mutate block in one module editing classes of another: changing a field's type
 # there must re-judge the assignment here (and the copy stays frozen after its block).
 BLOCK = {
@@ -126,15 +168,40 @@ def test_parallel_runs_follow_settings_changes(project: Project) -> None:
     assert project.mypy_parallel().diagnostics == DEFAULT
 
 
+EDITS = {
+    "hashability-two-modules-away": (KEYS, "inner.py", UNHASHABLE_INNER, set(), KEY_ERROR),
+    "pytree-base-two-modules-away": (
+        REGISTERED_BASE,
+        "base.py",
+        UNREGISTERED_BASE,
+        set(),
+        PART_ERROR,
+    ),
+    "copy_and_mutate-field-type": (BLOCK, "shapes.py", None, AFTER_BLOCK, WRONG_TYPE),
+}
+# The daemon compares a class's members and bases, not its metadata (mypy.server.astdiff):
+# a registration dropped, nothing else changed, fires no trigger, so the daemon keeps the
+# old verdict. Strict: this fails when the daemon starts seeing it.
+DAEMON_MISSES = {
+    "pytree-base-two-modules-away": pytest.mark.xfail(
+        strict=True, reason="the daemon does not compare class metadata"
+    )
+}
+
+
 @pytest.mark.parametrize(
-    ("files", "module", "edited", "before", "after"),
+    ("files", "module", "edited", "before", "after", "daemon"),
     [
-        (KEYS, "inner.py", UNHASHABLE_INNER, set(), KEY_ERROR),
-        (BLOCK, "shapes.py", None, AFTER_BLOCK, WRONG_TYPE),
+        pytest.param(
+            *edit,
+            daemon,
+            id=f"{'dmypy' if daemon else 'warm'}-{name}",
+            marks=[DAEMON_MISSES[name]] if daemon and name in DAEMON_MISSES else [],
+        )
+        for daemon in (False, True)
+        for name, edit in EDITS.items()
     ],
-    ids=["hashability-two-modules-away", "copy_and_mutate-field-type"],
 )
-@pytest.mark.parametrize("daemon", [False, True], ids=["warm", "dmypy"])
 def test_an_edit_in_another_module_is_seen(
     project: Project,
     files: dict[str, str],

@@ -6,7 +6,7 @@ them and never drift:
 - families both layers report (unhashable static types, including nested classes,
   classes defined in functions, TypedDicts, NamedTuples and NewTypes; excluded fields set
   during construction; `jaxdc.attr` paths; frozen assignment; `@dataclass` stacked with
-  jaxdc): the snippet is run by Python and checked by mypy + plugin, and the two texts
+  jaxdc; a data descriptor as a field's default): the snippet is run by Python and checked by mypy + plugin, and the two texts
   must be equal;
 - families only the runtime reports: the raised text must be the shared function's;
 - families only the plugin reports (data fields, jit parameters): likewise;
@@ -142,8 +142,23 @@ BOTH_LAYERS = {
         class Both:
             x: jax.Array
         """,
+    "descriptor_field.py": """
+        class Positive:
+            def __set_name__(self, owner: type, name: str) -> None:
+                self.slot = "_" + name
+
+            def __get__(self, obj: object, owner: type | None = None) -> float:
+                return 1.0 if obj is None else float(obj.__dict__[self.slot])
+
+            def __set__(self, obj: object, value: float) -> None:
+                obj.__dict__[self.slot] = abs(value)
+
+        @pytree_dataclass
+        class Scaled:
+            scale: Positive = Positive()
+        """,
 }
-_PLUGIN_CODES = ("jaxdc-static", "jaxdc-mutation", "jaxdc-decorator")
+_PLUGIN_CODES = ("jaxdc-static", "jaxdc-mutation", "jaxdc-decorator", "jaxdc-descriptor")
 
 _RUNTIME = """
 import json, sys

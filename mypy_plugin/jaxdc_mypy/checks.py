@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from _jaxdc_rules import messages as text, typedesc as td
 from _jaxdc_rules.arraylike import UNKNOWN, ArrayLikeRules
@@ -44,7 +44,9 @@ from .fields import (
     PytreeField,
     declares_converters,
     declaring_statements,
+    field_default,
     inherits_fields,
+    made_defaults,
     own_field_declarations,
     pytree_fields,
 )
@@ -184,6 +186,9 @@ class ClassChecker:
             self._check_decorators(info, api)
         instance = compat.self_instance(info)
         fields, inherited = _fields_to_judge(info, instance)
+        described: Collection[str] = ()
+        if made_defaults(info):  # most classes give no field a default made by a call
+            described = _check_descriptor_defaults(info, api)
         for name, kind, typ in fields:
             # Most fields pass: judged here, with a message built only for a problem.
             message = None
@@ -195,7 +200,7 @@ class ClassChecker:
                 problem = rules.non_array_part(typ)
                 if problem is not None and (problem is not UNKNOWN or self._check_any):
                     message = _data_message(rules, name, info, typ, problem)
-            if message is not None:
+            if message is not None and name not in described:  # (its fix is the descriptor's)
                 message.report(api, _where(info, name, name in inherited))
         if declares_converters(info):  # most classes declare none
             _check_converters(info, instance, api)
@@ -303,6 +308,29 @@ def _check_converters(info: TypeInfo, instance: Instance, api: CheckerPluginInte
                 compat.format_type(declared, api.options),
             )
             message.report(api, expr)
+
+
+def _check_descriptor_defaults(info: TypeInfo, api: CheckerPluginInterface) -> set[str]:
+    """The fields whose default is a data descriptor (an instance of a class defining
+    ``__set__`` or ``__delete__``), reported: every unflatten would run its ``__set__``, so
+    the runtime refuses the class. Returns their names."""
+    statements = declaring_statements(info)
+    found = set()
+    for name in made_defaults(info):
+        stmt = statements.get(name)
+        default = field_default(stmt.rvalue) if stmt is not None else None
+        if stmt is None or default is None:
+            continue
+        proper = get_proper_type(compat.expression_type(api, default))
+        if isinstance(proper, Instance) and _is_data_descriptor(proper.type):
+            cls, descriptor = class_name(info), class_name(proper.type)
+            messages.descriptor_field(name, cls, descriptor).report(api, stmt)
+            found.add(name)
+    return found
+
+
+def _is_data_descriptor(info: TypeInfo) -> bool:
+    return any("__set__" in base.names or "__delete__" in base.names for base in info.mro)
 
 
 # The methods that run while an instance is constructed, where the runtime refuses an

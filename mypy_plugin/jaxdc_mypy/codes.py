@@ -33,3 +33,8 @@ FLOAT_STATIC = ErrorCode(
     "Static field or jit parameter typed float or complex (warn_float_statics = true)",
     "jaxdc",
 )
+DESCRIPTOR = ErrorCode(
+    "jaxdc-descriptor",
+    "A field whose default is a data descriptor, whose __set__ every unflatten would run",
+    "jaxdc",
+)

@@ -20,6 +20,7 @@ from mypy.messages import format_type_bare
 from mypy.nodes import (
     MDEF,
     Context,
+    Expression,
     FuncItem,
     MypyFile,
     SymbolTableNode,
@@ -123,6 +124,11 @@ def current_function(api: CheckerPluginInterface) -> FuncItem | None:
     if hasattr(scope, "current_function"):
         return scope.current_function()  # type: ignore[no-any-return]
     return scope.top_function()  # type: ignore[no-any-return]
+
+
+def expression_type(api: CheckerPluginInterface, expr: Expression) -> Type | None:
+    """The type mypy inferred for ``expr``, already checked (None if it was not)."""
+    return api.lookup_type_or_none(expr)  # type: ignore[attr-defined,no-any-return]
 
 
 def all_modules(api: CheckerPluginInterface) -> dict[str, MypyFile]:

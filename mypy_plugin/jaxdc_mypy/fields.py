@@ -58,9 +58,10 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     One pass over the class body reads each field specifier's call once for all three
     (kind, converter, hash); most fields have none, and are decided from the annotation.
     The layout is ``{"fields": {name: kind}}``, plus ``"converters": [field names]`` when the
-    class declares a converter (on an InitVar too, then possibly no field): mypy writes it
-    to the cache for every class and reads it back, so it holds plain strings, not a dict
-    per field (``__init__.METADATA_LAYOUT`` names the layout).
+    class declares a converter (on an InitVar too, then possibly no field) and
+    ``"made_defaults"`` (see ``made_defaults``): mypy writes it to the cache for every class
+    and reads it back, so it holds plain strings, not a dict per field
+    (``__init__.METADATA_LAYOUT`` names the layout).
     Runs again whenever mypy re-analyses the class, so the last (complete) run wins. If
     ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later and
     return None; otherwise return the names recorded.
@@ -72,6 +73,7 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     converted: list[str] = []
     unhashed: list[str] = []
     declares_converters = False
+    made_defaults: list[str] = []  # fields whose default is not a literal or specifier
     for stmt in ctx.cls.defs.body:
         if not isinstance(stmt, AssignmentStmt):
             continue
@@ -96,10 +98,15 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
             kinds[name] = _kind(call, is_static_annotation)
             if call.converter is not None:
                 converted.append(name)
+        default = rvalue if call is None else call.keywords.get("default")
+        if isinstance(default, (CallExpr, RefExpr)) and _made_default(default):
+            made_defaults.append(name)
     dataclass_options.store(info, options, unhashed)
     stored: dict[str, object] = {"fields": kinds}
     if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
         stored["converters"] = converted
+    if made_defaults:
+        stored["made_defaults"] = made_defaults
     info.metadata[names.METADATA_KEY] = stored
     return list(kinds)
 
@@ -131,6 +138,33 @@ def converters_in_mro(info: TypeInfo) -> bool:
         if stored is not None and "converters" in stored:
             return True
     return False
+
+
+def made_defaults(info: TypeInfo) -> list[str]:
+    """The fields ``info`` itself declares whose default (the value, or a field specifier's
+    ``default=``) is made by a call that is not a field specifier, or read from a variable
+    (as recorded by ``record_fields``): only such a default can be a data descriptor, and
+    most classes have none."""
+    stored = info.metadata.get(names.METADATA_KEY)
+    return [] if stored is None else stored.get("made_defaults", [])
+
+
+def field_default(rvalue: Expression) -> Expression | None:
+    """The default a field's declaration gives: its value, or a field specifier's
+    ``default=``."""
+    call = _specifier_call(rvalue)
+    return rvalue if call is None else call.keywords.get("default")
+
+
+def _made_default(default: CallExpr | RefExpr) -> bool:
+    """``D()``, ``make()`` or ``SHARED`` as a field's default (not ``True``/``None``, a
+    function or a class)."""
+    if isinstance(default, CallExpr):
+        return True
+    return isinstance(default.node, Var) and default.fullname not in _LITERAL_NAMES
+
+
+_LITERAL_NAMES = frozenset({"builtins.True", "builtins.False", "builtins.None"})
 
 
 def is_pytree_class(info: TypeInfo) -> bool:

@@ -59,6 +59,10 @@ def non_field_in_construction(name: str, cls: str) -> ErrorMessage:
     return ErrorMessage(text.non_field_in_construction(name, cls), codes.MUTATION)
 
 
+def descriptor_field(field: str, cls: str, descriptor: str) -> ErrorMessage:
+    return ErrorMessage(text.descriptor_field(field, cls, descriptor), codes.DESCRIPTOR)
+
+
 def attr_not_jaxdc(cls: str, *, is_class: bool) -> ErrorMessage:
     """``jaxdc.attr(obj, ...)`` on something that is not a jaxdc instance (the runtime's
     TypeError; the runtime adds the value of a number or string, which mypy does not

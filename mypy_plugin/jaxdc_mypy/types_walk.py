@@ -5,6 +5,12 @@ verdict depends on the MROs of the classes its type mentions; a static field's a
 the fields of dataclasses it mentions (a frozen dataclass holding an array), recursively.
 Data fields do not recurse into dataclasses: a pytree class referring to the previous
 one would otherwise make the walk quadratic in the length of such chains.
+
+For incremental runs, mypy already depends on the module of every class in the MRO of
+every type it stores for the module, the declared type of each field included (its own
+"indirect dependencies", ``mypy.indirection``). So ``VerdictModules`` adds only what mypy
+cannot see: what a static field's walk finds inside dataclasses. The daemon follows
+triggers, not modules, so ``verdict_triggers`` names every class of the walk.
 """
 
 from __future__ import annotations
@@ -82,58 +88,51 @@ class _Ancestors:
 
 
 class VerdictModules:
-    """The modules of ``verdict_classes(info)``, for one run's classes, with what they share
-    found once: the modules of each field type (most classes have the same ones, such as
-    ``jax.Array`` or ``str``), and of each class's MRO (a type walked for the first time
-    often mentions a class walked before, such as ``PyTreeNode`` or a user dataclass)."""
+    """The modules of the classes a static field's walk finds inside dataclasses (see the
+    module docstring), for one run's classes, with what they share found once: the
+    modules of each field type (most classes have the same ones, such as ``str``), and of
+    each class's MRO (a type walked for the first time often mentions a class walked
+    before, such as a user dataclass)."""
 
     def __init__(self) -> None:
-        # Modules found per field type, one table per kind of walk: whether it enters
-        # dataclasses (see the module docstring), a static field's walk does and a data
-        # field's does not.
-        self._static_walks: dict[Type, frozenset[str]] = {}
-        self._data_walks: dict[Type, frozenset[str]] = {}
+        self._walks: dict[Type, frozenset[str]] = {}  # modules found per field type
         self._ancestors = _Ancestors()
 
     def forget(self) -> None:
         """A class may have changed (the daemon read a module again)."""
-        self._static_walks.clear()
-        self._data_walks.clear()
+        self._walks.clear()
         self._ancestors = _Ancestors()
 
     def add(self, info: TypeInfo, modules: set[str]) -> None:
-        """Add the modules of ``verdict_classes(info)`` to ``modules``."""
+        """Add to ``modules`` those of the classes ``info``'s static fields' walks find
+        inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself."""
+        walks = self._walks
         for _, kind, typ in own_field_declarations(info):
-            if kind == DATA:
-                walks, into_dataclasses = self._data_walks, False
-            elif kind == STATIC:
-                walks, into_dataclasses = self._static_walks, True
-            else:
-                continue  # an excluded field: no verdict
+            if kind != STATIC:
+                continue  # a data field's walk enters no dataclass; an excluded one has none
             try:
                 found = walks.get(typ)
             except TypeError:  # a type mypy cannot hash: walked every time
-                modules |= self._walk(typ, into_dataclasses)
+                modules |= self._walk(typ)
                 continue
             if found is None:  # met for the first time: was a type walked alike?
-                found = walks[typ] = self._walked_alike(_walk_start(typ), walks, into_dataclasses)
+                found = walks[typ] = self._walked_alike(_walk_start(typ))
             modules |= found
 
-    def _walked_alike(
-        self, start: Type, walks: dict[Type, frozenset[str]], into_dataclasses: bool
-    ) -> frozenset[str]:
+    def _walked_alike(self, start: Type) -> frozenset[str]:
         try:
-            found = walks.get(start)
+            found = self._walks.get(start)
         except TypeError:  # what an alias stands for may hold a type mypy cannot hash
-            return self._walk(start, into_dataclasses)
+            return self._walk(start)
         if found is None:
-            found = walks[start] = self._walk(start, into_dataclasses)
+            found = self._walks[start] = self._walk(start)
         return found
 
-    def _walk(self, typ: Type, into_dataclasses: bool) -> frozenset[str]:
+    def _walk(self, typ: Type) -> frozenset[str]:
+        ancestors = self._ancestors
         modules: set[str] = set()
-        for written in _classes_written([typ], into_dataclasses, self._ancestors):
-            modules |= self._ancestors.modules(written)
+        for written in _classes_inside_dataclasses(typ, ancestors):
+            modules |= ancestors.modules(written)
         return frozenset(modules)
 
 
@@ -209,6 +208,20 @@ def _classes_written(
             pending.append(typ.upper_bound)
         elif isinstance(typ, LiteralType):
             pending.append(typ.fallback)
+
+
+def _classes_inside_dataclasses(typ: Type, ancestors: _Ancestors) -> Iterator[TypeInfo]:
+    """What ``_classes_written([typ], True, ...)`` finds by entering dataclasses: the classes
+    written in the attribute types of the dataclasses among the MROs of the classes written
+    in ``typ``, recursively (and those of ``typ`` again, when an attribute mentions them)."""
+    entered: set[str] = set()
+    attribute_types: list[Type] = []
+    for written in _classes_written([typ], False, ancestors):
+        for info in ancestors.dataclasses(written):
+            if info.fullname not in entered:
+                entered.add(info.fullname)
+                attribute_types.extend(_attribute_types(info))
+    return _classes_written(attribute_types, True, ancestors)
 
 
 def _attribute_types(info: TypeInfo) -> Iterator[Type]:

@@ -1189,3 +1189,23 @@ def config_environment(variable: str, value: str, expected: str) -> str:
 
 def config_value(name: str, given: str, expected: str) -> str:
     return f"jaxdc.config.{name} got {given}. Fix: set it to {expected}."
+
+
+# =========================================================================================
+# Fields whose class attribute is a data descriptor (class definition; runtime + plugin)
+# =========================================================================================
+
+
+def descriptor_field(field: str, cls: str, descriptor: str) -> str:
+    """A field whose class attribute (its default, or one a base class defines under its
+    name) is a data descriptor: rebuilding an instance stores each field with
+    ``object.__setattr__``, which goes through the descriptor's ``__set__``."""
+    return (
+        f"field '{field}' of class '{cls}' has a data descriptor as its class attribute "
+        f"(an instance of '{descriptor}', which defines __set__ or __delete__): "
+        f"jit/vmap/tree_map/replace rebuild instances by storing each field, which would run "
+        f"that descriptor's code behind your back, and skipping it would lose the value it "
+        f"keeps. Fix: make '{field}' a plain field (`{field}: T = default`); convert or check "
+        f"values with `jaxdc.field(converter=...)` or in __post_init__, and give other "
+        f"behaviour a property of another name that reads the field."
+    )

@@ -27,7 +27,7 @@ from jaxdc._codegen import make_init, make_replace
 from jaxdc._construct import mutable_setattr, seal, wrap_custom_init
 from jaxdc._display import class_name, given, wrong_kind
 from jaxdc._equality import tree_eq, tree_hash
-from jaxdc._frozen import frozen_delattr, frozen_setattr, undecorated
+from jaxdc._frozen import data_descriptor_type, frozen_delattr, frozen_setattr, undecorated
 from jaxdc._policy import report
 from jaxdc._printing import tree_repr
 from jaxdc._registration import register
@@ -152,6 +152,7 @@ def process(
     own_hash = cls.__dict__.get("__hash__")
     check_shapes = merged.pop("check_shapes", None)
     cls = dataclasses.dataclass(cls, **merged)
+    _check_descriptor_fields(cls, lenient, caller)
     if check_shapes is not None:  # else inherited (or off)
         setattr(cls, OPTION_ATTR, check_shapes)
     # Where dataclasses generated them: a repr showing arrays as f32[3], an == that never
@@ -326,6 +327,20 @@ def _wrap_array_defaults(cls: type, lenient: bool, caller: CallerScope | None) -
         else:
             fld.default = dataclasses.MISSING
             fld.default_factory = _Constant(default)
+
+
+def _check_descriptor_fields(cls: type, lenient: bool, caller: CallerScope | None) -> None:
+    """A field whose class attribute is a data descriptor (`x: float = D()`, the stdlib's
+    descriptor-typed field, or a base's descriptor under the field's name): refused, since
+    every unflatten would run its `__set__` (on the migration path a warning, and it runs
+    as before). Checked once, as dataclasses leaves the class: inherited and `init=False`
+    fields included."""
+    for f in dataclasses.fields(cls):
+        descriptor = data_descriptor_type(cls, f.name)
+        if descriptor is not None:
+            message = messages.descriptor_field(f.name, class_name(cls), class_name(descriptor))
+            origin = class_origin(cls, caller)
+            report(message, lenient=lenient, cls=cls, topic=f"descriptor {f.name}", origin=origin)
 
 
 class _Constant:

@@ -25,6 +25,7 @@ from jaxdc._spec import CACHE_ATTR, ClassSpec, spec_of
 __all__ = [
     "CONSTRUCTING",
     "EDITING",
+    "data_descriptor_type",
     "descriptor_setter",
     "frozen_delattr",
     "frozen_setattr",
@@ -105,6 +106,28 @@ def _user_setter(cls: type, name: str) -> Callable[[Any, Any], None] | None:
             setter = getattr(type(attr), "__set__", None)
             if setter is not None and not isinstance(attr, _SLOT_DESCRIPTORS):
                 return lambda obj, value: setter(attr, obj, value)
+            return None
+    return None
+
+
+def data_descriptor_type(cls: type, name: str) -> type | None:
+    """The type of the user's data descriptor `cls` (or a base) holds at `name`, or None.
+
+    Unflatten, `replace` and unpickling store fields with `object.__setattr__`, which calls
+    a data descriptor's `__set__`: user code behind the user's back. Found in the
+    namespaces (the class's, then its type's MRO), so that asking runs no `__get__` and no
+    metaclass `__getattr__`. A non-data descriptor (a function, a staticmethod, a
+    cached_property) is shadowed by the instance's own value and never runs; slots are
+    jaxdc's storage, not the user's descriptors."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            attr = klass.__dict__[name]
+            if isinstance(attr, _SLOT_DESCRIPTORS):
+                return None
+            kind = type(attr)
+            hooks = ("__set__", "__delete__")
+            if any(hook in k.__dict__ for k in kind.__mro__ for hook in hooks):
+                return kind
             return None
     return None
 
