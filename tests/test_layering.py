@@ -93,8 +93,9 @@ PLUGIN_LAYERS = {
     "hooks": 7,
     "__init__": 8,
 }
-# The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules.
-PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers")}
+# The plugin's lazy imports: `plugin()` loads the plugin class, the first hook the rules,
+# the first assignment mypy calls read-only the assignment windows.
+PLUGIN_LAZY = {("__init__", "hooks"), ("hooks", "handlers"), ("mutation", "windows")}
 RULES_LAYERS = {
     "__init__": 0,
     "messages": 0,

@@ -13,6 +13,12 @@ from __future__ import annotations
 # cost every mypy run ~10 ms).
 from _jaxdc_rules import __version__ as __version__
 
+# The layout of the metadata the plugin stores on mypy's classes (``fields.record_fields``,
+# ``dataclass_options.store``), which mypy caches. mypy drops every cache entry when this
+# file changes, also those ``report_config_data`` leaves alone (installed packages): change
+# this number when the layout changes, so that no entry of an older layout is read.
+METADATA_LAYOUT = 2
+
 
 def plugin(version: str) -> type:
     """mypy's entry point: return the plugin class (imported only now).

@@ -50,7 +50,13 @@ from mypy.types import (
 from mypy.typevars import fill_typevars
 
 from . import compat
-from .fields import converter_argument, declares_converters, pytree_fields
+from .fields import (
+    PytreeField,
+    converter_argument,
+    converters_in_mro,
+    declares_converters,
+    pytree_fields,
+)
 
 _ANY = AnyType(TypeOfAny.special_form)
 _GENERATED = ("__init__", *compat.GENERATED_REPLACE_METHODS)
@@ -131,10 +137,11 @@ def _function(node: SymbolNode | None) -> FuncDef | None:
     return node if isinstance(node, FuncDef) else None
 
 
-def init_input_types(instance: Instance) -> dict[str, Type]:
-    """The converter fields of ``instance``'s class and what each takes, as seen on
-    ``instance`` (what ``replace`` takes for them)."""
-    wanted = {f.name for f in pytree_fields(instance.type) if f.converter}
+def init_input_types(instance: Instance, fields: list[PytreeField]) -> dict[str, Type]:
+    """The converter fields of ``instance``'s class (``fields``: its ``pytree_fields``, which
+    the caller has at hand) and what each takes, as seen on ``instance`` (what ``replace``
+    takes for them)."""
+    wanted = {f.name for f in fields if f.converter}
     if not wanted:
         return {}
     owner = next((base for base in instance.type.mro if _retyped(base) is not None), None)
@@ -150,7 +157,7 @@ def init_input_types(instance: Instance) -> dict[str, Type]:
 def _input_types(info: TypeInfo) -> dict[str, Type]:
     """Own converter fields from their converters; inherited ones from the declaring base's
     retyped methods."""
-    if not _declares_converters(info):
+    if not converters_in_mro(info):
         return {}  # the common case, decided without building the fields or the instance
     own = own_converters(info)
     inputs = {name: converter.takes for name, (_, converter) in own.items()}
@@ -162,15 +169,6 @@ def _input_types(info: TypeInfo) -> dict[str, Type]:
             if name == field.name:
                 inputs[name] = compat.as_seen_from(typ, instance, field.owner)
     return inputs
-
-
-def _declares_converters(info: TypeInfo) -> bool:
-    """Whether ``info`` or a base declares a converter (``fields.record_fields``). Asked
-    for every jaxdc class, so a plain loop over the MRO (no generator)."""
-    for base in info.mro:
-        if declares_converters(base):
-            return True
-    return False
 
 
 def _retyped(info: TypeInfo) -> list[tuple[str, Type]] | None:

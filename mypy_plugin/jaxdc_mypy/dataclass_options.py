@@ -54,16 +54,24 @@ def record(info: TypeInfo, keywords: dict[str, Expression]) -> None:
 
 
 def store(info: TypeInfo, keywords: dict[str, Expression], unhashed: list[str]) -> None:
-    """Store the options, and the fields ``unhashed`` (see ``left_out_of_hash``)."""
+    """Store the options, and the fields ``unhashed`` (see ``left_out_of_hash``).
+
+    Only what differs from dataclasses' defaults is written (most classes: an empty dict,
+    which still says the options were read): mypy writes it to the cache for every class,
+    and the readers (``options_of``, ``hashed_fields``) take the defaults for what is not
+    there."""
     eq = _literal_bool(keywords.get("eq"), True)
     unsafe_hash = _literal_bool(keywords.get("unsafe_hash"), False)
     if _UNKNOWN in (eq, unsafe_hash):  # not literals: assume the identity hash (no alarm)
         eq = unsafe_hash = False
-    info.metadata[names.HASH_METADATA_KEY] = {
-        "eq": eq,
-        "unsafe_hash": unsafe_hash,
-        "hashed": dict.fromkeys(unhashed, False),
-    }
+    stored: dict[str, object] = {}
+    if eq is not True:
+        stored["eq"] = eq
+    if unsafe_hash is not False:
+        stored["unsafe_hash"] = unsafe_hash
+    if unhashed:
+        stored["hashed"] = dict.fromkeys(unhashed, False)
+    info.metadata[names.HASH_METADATA_KEY] = stored
 
 
 def left_out_of_hash(callee: str | None, keywords: dict[str, Expression]) -> bool:

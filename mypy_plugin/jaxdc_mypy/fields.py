@@ -57,6 +57,11 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
 
     One pass over the class body reads each field specifier's call once for all three
     (kind, converter, hash); most fields have none, and are decided from the annotation.
+    The layout is ``{"fields": {name: kind}}``, plus ``"converters": [field names]`` when the
+    class declares a converter (on an InitVar too, then possibly no field) and
+    ``"made_defaults"`` (see ``made_defaults``): mypy writes it to the cache for every class
+    and reads it back, so it holds plain strings, not a dict per field
+    (``__init__.METADATA_LAYOUT`` names the layout).
     Runs again whenever mypy re-analyses the class, so the last (complete) run wins. If
     ``Static`` itself is not resolved yet (import cycles), ask mypy to come back later and
     return None; otherwise return the names recorded.
@@ -64,7 +69,8 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
     info = ctx.cls.info
     api = ctx.api
     in_function = compat.defined_in_function(info)
-    kinds: dict[str, dict[str, object]] = {}
+    kinds: dict[str, str] = {}
+    converted: list[str] = []
     unhashed: list[str] = []
     declares_converters = False
     made_defaults: list[str] = []  # fields whose default is not a literal or specifier
@@ -87,18 +93,18 @@ def record_fields(ctx: ClassDefContext, options: dict[str, Expression]) -> list[
                 return None
             is_static_annotation = bool(found)
         if call is None:
-            kinds[name] = {"kind": STATIC if is_static_annotation else DATA}
-        elif call.converter is None:
-            kinds[name] = {"kind": _kind(call, is_static_annotation)}
+            kinds[name] = STATIC if is_static_annotation else DATA
         else:
-            kinds[name] = {"kind": _kind(call, is_static_annotation), "converter": True}
+            kinds[name] = _kind(call, is_static_annotation)
+            if call.converter is not None:
+                converted.append(name)
         default = rvalue if call is None else call.keywords.get("default")
         if isinstance(default, (CallExpr, RefExpr)) and _made_default(default):
             made_defaults.append(name)
     dataclass_options.store(info, options, unhashed)
     stored: dict[str, object] = {"fields": kinds}
     if declares_converters:  # also a converter on an InitVar, which `kinds` leaves out
-        stored["converters"] = True
+        stored["converters"] = converted
     if made_defaults:
         stored["made_defaults"] = made_defaults
     info.metadata[names.METADATA_KEY] = stored
@@ -120,7 +126,18 @@ def declares_converters(info: TypeInfo) -> bool:
     """Whether ``info`` itself declares a field or InitVar with a converter (as recorded
     by ``record_fields``): most classes declare none, and need not be read for them."""
     stored = info.metadata.get(names.METADATA_KEY)
-    return stored is not None and bool(stored.get("converters"))
+    return stored is not None and "converters" in stored
+
+
+def converters_in_mro(info: TypeInfo) -> bool:
+    """Whether ``info`` or a base declares a converter (``declares_converters`` of each).
+    Asked for every jaxdc class, so a plain loop reading each base's metadata (no
+    generator, no call per base)."""
+    for base in info.mro:
+        stored = base.metadata.get(names.METADATA_KEY)
+        if stored is not None and "converters" in stored:
+            return True
+    return False
 
 
 def made_defaults(info: TypeInfo) -> list[str]:
@@ -162,16 +179,14 @@ def pytree_fields(info: TypeInfo) -> list[PytreeField]:
         stored = base.metadata.get(names.METADATA_KEY)
         if stored is None:
             continue
-        for name, entry in stored["fields"].items():
-            kind = entry["kind"]
+        converted = stored.get("converters", ())
+        for name, kind in stored["fields"].items():
             previous = merged.pop(name, None)
             if previous is not None:
                 kind = inherited_kind(previous.kind, kind)
             # What `PytreeField(...)` makes, without its `__new__`'s Python frame: this
             # runs for every field of every class each check reads.
-            merged[name] = _new_field(
-                PytreeField, (name, kind, base, entry.get("converter", False))
-            )
+            merged[name] = _new_field(PytreeField, (name, kind, base, name in converted))
     return list(merged.values())
 
 
@@ -191,11 +206,11 @@ def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
         return []
     symbols = info.names
     found = []
-    for name, entry in stored["fields"].items():
+    for name, kind in stored["fields"].items():
         sym = symbols.get(name)
         node = sym.node if sym is not None else None
         if isinstance(node, Var) and node.type is not None:
-            found.append((name, entry["kind"], node.type))
+            found.append((name, kind, node.type))
     return found
 
 

@@ -22,7 +22,6 @@ from mypy.nodes import MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
-    ClassDefContext,
     Plugin,
     ReportConfigContext,
 )
@@ -47,6 +46,7 @@ class JaxdcPlugin(Plugin):
         self._loaded: Handlers | None = None
         self._type_analyze_answers = _Answers(self._type_analyze_hook)
         self._attribute_answers = _Answers(self._attribute_hook)
+        self._subclass_answers = _Answers(self._base_class_hook)
         # Class fullname -> whether it is a jaxdc class (see `_attribute_hook`).
         self._jaxdc_owners: dict[str, bool] = {}
         # mypy asks each plugin for a hook for every name it meets (a call, an attribute, a
@@ -66,6 +66,7 @@ class JaxdcPlugin(Plugin):
         for method, lookup in self._hook_lookups(handler).items():
             setattr(self, method, lookup)
         self._attribute_answers.clear()
+        self._subclass_answers.clear()
 
     def _hook_lookups(
         self, handler: Callable[[str], _Hook]
@@ -73,6 +74,7 @@ class JaxdcPlugin(Plugin):
         return {
             "get_type_analyze_hook": self._type_analyze_answers.__getitem__,
             "get_attribute_hook": self._attribute_answers.__getitem__,
+            "get_base_class_hook": self._subclass_answers.__getitem__,
             "get_method_hook": _Answers(self._method_hook).__getitem__,
             "get_method_signature_hook": _Answers(self._method_signature_hook).__getitem__,
             "get_class_decorator_hook": {
@@ -149,17 +151,22 @@ class JaxdcPlugin(Plugin):
             for name in [n for n in self._type_analyze_answers if n.startswith(prefix)]:
                 del self._type_analyze_answers[name]
         self._attribute_answers.clear()
+        self._subclass_answers.clear()
         self._jaxdc_owners.clear()
         if self._loaded is not None:
             self._loaded.forget()
         return []
 
-    def get_base_class_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
+    def _base_class_hook(self, fullname: str) -> tuple[_Hook | None, bool]:
+        """Asked for each base of every class: a subclass of ``PyTreeNode`` is recorded.
+        Settled once the base's MRO is known; forgotten when the daemon reads a module
+        again (a base may then have gained or lost ``PyTreeNode``)."""
         sym = self.lookup_fully_qualified(fullname)
         base = sym.node if sym is not None else None
-        if isinstance(base, TypeInfo) and base.has_base(names.PYTREE_NODE):
-            return self._handlers.record_subclass
-        return None
+        if not isinstance(base, TypeInfo) or not base.mro:
+            return None, False
+        is_node = base.has_base(names.PYTREE_NODE)
+        return (self._handler("record_subclass") if is_node else None), True
 
     # --- type checking: report ------------------------------------------------------------
 

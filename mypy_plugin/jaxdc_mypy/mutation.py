@@ -13,6 +13,8 @@ for checkers without a plugin); the plugin gives it back the type of the origina
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mypy.nodes import Context, Expression, IndexExpr, LambdaExpr, MemberExpr, NameExpr, ReturnStmt
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext
 from mypy.types import FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
@@ -20,7 +22,9 @@ from mypy.types import FunctionLike, Instance, Type, TypeVarType, UnionType, get
 from . import compat, messages
 from .describe import class_name
 from .fields import EXCLUDED, is_pytree_class, pytree_fields
-from .windows import Window, find_window
+
+if TYPE_CHECKING:
+    from .windows import Window
 
 
 def copy_type(ctx: FunctionContext) -> Type:
@@ -82,6 +86,8 @@ def _check_attr(obj: Expression, where: Expression, ctx: FunctionContext) -> Non
     if obj_type is None:
         return
     window = _window(obj, ctx.context, ctx.api)
+    from .windows import Window  # loaded by `_window`
+
     # `.set()` on `self` in a constructor assigns `self.<first>`: a longer path assigns a
     # field of another, finished object.
     if window is Window.CONSTRUCTOR and path is not None and len(path) > 1:
@@ -125,6 +131,10 @@ def _instance(typ: Type) -> Instance | None:
 
 
 def _window(owner: Expression, context: Context, api: CheckerPluginInterface) -> Window | None:
+    """Loads ``windows`` at the first assignment mypy calls read-only (or ``jaxdc.attr``
+    call): most runs have none, and never pay for importing it."""
+    from .windows import find_window
+
     module = compat.checked_module(api)
     return find_window(owner, context.line, compat.current_function(api), module)
 
@@ -135,6 +145,8 @@ def _left_out(owner: Instance, name: str, window: Window) -> messages.ErrorMessa
     if not any(field.name == name and field.kind == EXCLUDED for field in fields):
         return None
     cls = class_name(owner.type)
+    from .windows import Window  # loaded by `_window`, which found `window`
+
     if window is Window.CONSTRUCTOR:
         return messages.excluded_in_construction(name, cls)
     return messages.edit_no_such_field(name, cls, [field.name for field in fields])

@@ -233,8 +233,9 @@ def _fields_keywords(instance: Instance) -> tuple[list[str | None], list[ArgKind
     accepted: list[str | None] = []
     kinds: list[ArgKind] = []
     types: list[Type] = []
-    excluded = {f.name for f in pytree_fields(instance.type) if f.kind == EXCLUDED}
-    converted = init_input_types(instance)  # a converter field takes the converter's input
+    fields = pytree_fields(instance.type)
+    excluded = {f.name for f in fields if f.kind == EXCLUDED}
+    converted = init_input_types(instance, fields)  # a converter field takes its input
     for name, _ in compat.dataclass_fields(instance.type):
         typ = converted.get(name) or compat.member_type(instance, name)
         if typ is not None and name not in excluded:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from _jaxdc_rules import messages
-from _jaxdc_rules.shapes import JAXTYPING_DTYPES, shape_problem
 from mypy.nodes import Import, ImportAll, ImportFrom, MypyFile, TypeInfo
 from mypy.plugin import CheckerPluginInterface
 from mypy.types import ProperType, RawExpressionType, Type, UnboundType, UnionType
@@ -33,10 +32,11 @@ class ShapeChecker:
     """Reports each malformed shape string in the annotations a class declares.
 
     How a module names jaxtyping is read from its imports once, for its first class: mypy
-    checks a module's classes one after another."""
+    checks a module's classes one after another. The grammar (``_jaxdc_rules.shapes``) is
+    loaded for the first file that imports jaxtyping: a run without one never pays for it."""
 
     def __init__(self) -> None:
-        self._last: tuple[MypyFile, _Heads] | None = None
+        self._last: tuple[MypyFile, _Heads | None] | None = None
 
     def check(self, info: TypeInfo, file: MypyFile | None, api: CheckerPluginInterface) -> None:
         if file is None:
@@ -44,8 +44,10 @@ class ShapeChecker:
         if self._last is None or self._last[0] is not file:
             self._last = (file, _jaxtyping_heads(file))
         heads = self._last[1]
-        if not heads.names and not heads.modules and not heads.star:
+        if heads is None or not (heads.names or heads.modules or heads.star):
             return
+        from _jaxdc_rules.shapes import shape_problem
+
         for name, statement in declaring_statements(info).items():
             for dim_str in _shape_strings(statement.unanalyzed_type, heads):
                 reason = shape_problem(dim_str)
@@ -62,6 +64,9 @@ class _Heads:
     aliases (``jt`` for ``import jaxtyping as jt``), and ``from jaxtyping import *``."""
 
     def __init__(self) -> None:
+        from _jaxdc_rules.shapes import JAXTYPING_DTYPES
+
+        self.dtypes = JAXTYPING_DTYPES
         self.names: set[str] = set()
         self.modules: set[str] = set()
         self.star = False
@@ -69,23 +74,25 @@ class _Heads:
     def is_dtype(self, written: str) -> bool:
         module, _, name = written.rpartition(".")
         if module:
-            return module in self.modules and name in JAXTYPING_DTYPES
-        return name in self.names or (self.star and name in JAXTYPING_DTYPES)
+            return module in self.modules and name in self.dtypes
+        return name in self.names or (self.star and name in self.dtypes)
 
 
-def _jaxtyping_heads(file: MypyFile) -> _Heads:
-    heads = _Heads()
+def _jaxtyping_heads(file: MypyFile) -> _Heads | None:
+    """None for a file that does not import jaxtyping (most files)."""
+    heads = None
     for node in file.imports:  # every import in the file, also those inside functions
         if isinstance(node, ImportFrom) and _is_jaxtyping(node.id) and not node.relative:
-            heads.names.update(
-                alias or name for name, alias in node.names if name in JAXTYPING_DTYPES
-            )
+            heads = heads or _Heads()
+            heads.names.update(alias or name for name, alias in node.names if name in heads.dtypes)
         elif isinstance(node, ImportAll) and _is_jaxtyping(node.id) and not node.relative:
+            heads = heads or _Heads()
             heads.star = True
         elif isinstance(node, Import):
-            heads.modules.update(
-                alias or module for module, alias in node.ids if _is_jaxtyping(module)
-            )
+            modules = [alias or module for module, alias in node.ids if _is_jaxtyping(module)]
+            if modules:
+                heads = heads or _Heads()
+                heads.modules.update(modules)
     return heads
 
 
