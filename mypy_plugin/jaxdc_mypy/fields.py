@@ -214,6 +214,24 @@ def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
     return found
 
 
+def own_field_types(info: TypeInfo, kind: str) -> list[Type]:
+    """The analysed types of the fields of ``kind`` that ``info`` itself declares: what
+    ``own_field_declarations`` gives, without a tuple made for each field of another kind
+    (the indirect-dependencies hook reads the static ones of every class of a run)."""
+    stored = info.metadata.get(names.METADATA_KEY)
+    if stored is None:
+        return []
+    symbols = info.names
+    found = []
+    for name, field_kind in stored["fields"].items():
+        if field_kind == kind:
+            sym = symbols.get(name)
+            node = sym.node if sym is not None else None
+            if isinstance(node, Var) and node.type is not None:
+                found.append(node.type)
+    return found
+
+
 def declaring_statements(info: TypeInfo) -> dict[str, AssignmentStmt]:
     """The ``name: T`` lines of ``info``'s own body (present for classes being checked)."""
     found = {}

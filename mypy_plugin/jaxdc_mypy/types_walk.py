@@ -31,9 +31,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from . import names
 from .compat import class_trigger
-from .fields import own_field_declarations
+from .fields import own_field_declarations, own_field_types
 
 # Classes here are typeshed's: nobody edits them between runs, and skipping them keeps the
 # walk short (every container type would otherwise add a dozen ABCs).
@@ -117,7 +116,7 @@ class VerdictModules:
         inside dataclasses: mypy depends on the rest of ``verdict_classes(info)`` itself (a
         data field's walk enters no dataclass; an excluded field gets no verdict)."""
         class_walks = self._class_walks
-        for typ in _static_field_types(info):
+        for typ in own_field_types(info, STATIC):
             proper = get_proper_type(typ)
             if isinstance(proper, Instance) and not proper.args:
                 # Most static types (`str`, a `Config`): the class alone, looked up by
@@ -250,24 +249,6 @@ def _classes_written(
             pending.append(typ.upper_bound)
         elif isinstance(typ, LiteralType):
             pending.append(typ.fallback)
-
-
-def _static_field_types(info: TypeInfo) -> list[Type]:
-    """The types of the static fields ``info`` declares: ``own_field_declarations``'s static
-    ones, without a tuple made for each data field (the hook reads every class of a run;
-    10M instructions of the 2,000-class benchmark's 10,080M)."""
-    stored = info.metadata.get(names.METADATA_KEY)
-    if stored is None:
-        return []
-    symbols = info.names
-    found = []
-    for name, entry in stored["fields"].items():
-        if entry["kind"] == STATIC:
-            sym = symbols.get(name)
-            node = sym.node if sym is not None else None
-            if isinstance(node, Var) and node.type is not None:
-                found.append(node.type)
-    return found
 
 
 def _attribute_types(info: TypeInfo) -> Iterator[Type]:
