@@ -42,7 +42,6 @@ from .dataclass_options import decorator_keywords
 from .describe import Describer, class_name
 from .fields import (
     PytreeField,
-    declares_converters,
     declaring_statements,
     field_default,
     inherits_fields,
@@ -177,17 +176,19 @@ class ClassChecker:
         """
         rules = self.rules(api)
         defn = info.defn
-        retract_bound_errors(
-            api,
-            range(defn.line, (defn.end_line or defn.line) + 1),
-            lambda: [stmt.unanalyzed_type for stmt in declaring_statements(info).values()],
-        )
+        if compat.has_errors_reported(api):  # most files have none to take back
+            retract_bound_errors(
+                api,
+                range(defn.line, (defn.end_line or defn.line) + 1),
+                lambda: [stmt.unanalyzed_type for stmt in declaring_statements(info).values()],
+            )
         if defn.decorators:  # not on a PyTreeNode subclass without any
             self._check_decorators(info, api)
-        instance = compat.self_instance(info)
-        fields, inherited = _fields_to_judge(info, instance)
+        fields, inherited = _fields_to_judge(info)
+        # What `record_fields` stored, read once here for its rarer entries.
+        recorded = info.metadata.get(names.METADATA_KEY, _NOTHING_RECORDED)
         described: Collection[str] = ()
-        if made_defaults(info):  # most classes give no field a default made by a call
+        if "made_defaults" in recorded:  # most classes give no field a default made by a call
             described = _check_descriptor_defaults(info, api)
         for name, kind, typ in fields:
             # Most fields pass: judged here, with a message built only for a problem.
@@ -202,8 +203,8 @@ class ClassChecker:
                     message = _data_message(rules, name, info, typ, problem)
             if message is not None and name not in described:  # (its fix is the descriptor's)
                 message.report(api, _where(info, name, name in inherited))
-        if declares_converters(info):  # most classes declare none
-            _check_converters(info, instance, api)
+        if "converters" in recorded:  # most classes declare none (see `declares_converters`)
+            _check_converters(info, compat.self_instance(info), api)
         if _defines_a_constructor(info):  # most classes leave both to the decorator
             _check_non_fields_set(info, api)
         self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
@@ -412,21 +413,24 @@ def _not_frozen(defn: ClassDef) -> tuple[str, Context] | None:
 
 
 _NOTHING_INHERITED: frozenset[str] = frozenset()
+_NOTHING_RECORDED: dict[str, object] = {}
 
 
 def _fields_to_judge(
-    info: TypeInfo, instance: Instance
+    info: TypeInfo,
 ) -> tuple[list[tuple[str, str, Type]], frozenset[str] | set[str]]:
     """(name, kind, type as seen on ``info``) of the fields of ``info`` to judge: those it
     declares, and those it inherits with a type it changes (whose names come second)."""
     if not inherits_fields(info):  # most classes: each field is declared here
         declared = own_field_declarations(info)
-        if instance.args:  # `T` as seen on `C[T]`, as `compat.member_type` gives it
+        if info.type_vars:  # `T` as seen on `C[T]`, as `compat.member_type` gives it
+            instance = compat.self_instance(info)
             declared = [
                 (name, kind, compat.as_seen_from(typ, instance, info))
                 for name, kind, typ in declared
             ]
         return declared, _NOTHING_INHERITED
+    instance = compat.self_instance(info)
     judged, inherited = [], set()
     for field in pytree_fields(info):
         if field.kind not in (DATA, STATIC):

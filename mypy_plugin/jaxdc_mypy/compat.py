@@ -270,6 +270,13 @@ def retract(api: CheckerPluginInterface, infos: list[ErrorInfo]) -> None:
         reported.remove(info)
 
 
+def has_errors_reported(api: CheckerPluginInterface) -> bool:
+    """Whether the file being checked has errors in mypy's list (what ``retract_where``
+    reads): asked before building what a retraction needs."""
+    errors = api.msg.errors
+    return bool(errors.error_info_map.get(errors.file))
+
+
 def retract_where(api: CheckerPluginInterface, wanted: Callable[[ErrorInfo], bool]) -> None:
     """Take back the errors of the file being checked that ``wanted`` picks: semantic
     analysis reported them, and they stay in mypy's list until the file is checked."""

@@ -196,7 +196,10 @@ _new_field = tuple.__new__
 def inherits_fields(info: TypeInfo) -> bool:
     """Whether a base of ``info`` declares jaxdc fields. Most classes' bases declare none:
     then ``pytree_fields`` are just the fields ``info`` declares, of their recorded kinds."""
-    return any(names.METADATA_KEY in base.metadata for base in info.mro[1:])
+    for base in info.mro[1:]:  # a loop, not `any` over a generator (a frame per class)
+        if names.METADATA_KEY in base.metadata:
+            return True
+    return False
 
 
 def own_field_declarations(info: TypeInfo) -> list[tuple[str, str, Type]]:
