@@ -141,7 +141,11 @@ class ClassChecker:
         A configured name resolves once mypy has analysed its module, which happens between
         the modules it checks, never while it checks one: the names are looked up again
         only when the module being checked changes."""
-        module = compat.checked_module(api).fullname
+        return self._rules_in(compat.checked_module(api), api)
+
+    def _rules_in(self, file: MypyFile, api: CheckerPluginInterface) -> TypeRules:
+        """``rules`` while ``file`` is being checked."""
+        module = file.fullname
         if self._rules is not None and module == self._rules_module:
             return self._rules[1]
         self._rules_module = module
@@ -174,7 +178,8 @@ class ClassChecker:
         ``class B(A[list[int]])``): otherwise a base already reported it, or had nothing
         to report (``class C(B)`` inherits B's ``list[int]`` and B's error).
         """
-        rules = self.rules(api)
+        file = compat.checked_module(api)  # where `info` is defined
+        rules = self._rules_in(file, api)
         defn = info.defn
         if compat.has_errors_reported(api):  # most files have none to take back
             retract_bound_errors(
@@ -207,7 +212,7 @@ class ClassChecker:
             _check_converters(info, compat.self_instance(info), api)
         if _defines_a_constructor(info):  # most classes leave both to the decorator
             _check_non_fields_set(info, api)
-        self._shapes.check(info, compat.all_modules(api).get(info.module_name), api)
+        self._shapes.check(info, file, api)
 
     def _check_decorators(self, info: TypeInfo, api: CheckerPluginInterface) -> None:
         """jaxdc's decorator stacked with the stdlib's, or given ``frozen=False``."""
