@@ -143,19 +143,16 @@ BOTH_LAYERS = {
             x: jax.Array
         """,
     "descriptor_field.py": """
-        class Positive:
-            def __set_name__(self, owner: type, name: str) -> None:
-                self.slot = "_" + name
-
+        class Guarded:  # the least a data descriptor needs
             def __get__(self, obj: object, owner: type | None = None) -> float:
-                return 1.0 if obj is None else float(obj.__dict__[self.slot])
+                return 1.0
 
             def __set__(self, obj: object, value: float) -> None:
-                obj.__dict__[self.slot] = abs(value)
+                pass
 
         @pytree_dataclass
         class Scaled:
-            scale: Positive = Positive()
+            scale: Guarded = Guarded()
         """,
 }
 _PLUGIN_CODES = ("jaxdc-static", "jaxdc-mutation", "jaxdc-decorator", "jaxdc-descriptor")
